@@ -1,0 +1,171 @@
+package io.millrace.api;
+
+import io.millrace.api.functions.CoProcessFunction;
+import io.millrace.api.functions.FilterFunction;
+import io.millrace.api.functions.FlatMapFunction;
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.functions.MapFunction;
+import io.millrace.api.functions.ProcessFunction;
+import io.millrace.api.plan.LogicalEdge;
+import io.millrace.api.plan.LogicalNode;
+import io.millrace.api.plan.OperatorSpec;
+import io.millrace.api.plan.Partitioning;
+import io.millrace.api.plan.Specs;
+import io.millrace.api.sink.PrintSink;
+import io.millrace.api.sink.Sink;
+import io.millrace.api.time.WatermarkStrategy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A stream of records of type T. Each transformation adds an operator to the pipeline and returns the
+ * stream of its output; {@link #name}, {@link #uid} and {@link #parallelism} set that operator's
+ * properties.
+ */
+public class DataStream<T> {
+    /** One producer of this stream: a node's main output or one of its side outputs. */
+    record Producer(LogicalNode node, OutputTag<?> tag) {}
+
+    final Pipeline pipeline;
+    final List<Producer> producers;
+    final Partitioning partitioning;
+    final KeySelector<?, ?> keySelector;
+
+    DataStream(Pipeline pipeline, LogicalNode node) {
+        this(pipeline, List.of(new Producer(node, null)), Partitioning.DEFAULT, null);
+    }
+
+    DataStream(Pipeline pipeline, List<Producer> producers, Partitioning partitioning, KeySelector<?, ?> keySelector) {
+        this.pipeline = pipeline;
+        this.producers = List.copyOf(producers);
+        this.partitioning = partitioning;
+        this.keySelector = keySelector;
+    }
+
+    public Pipeline pipeline() {
+        return pipeline;
+    }
+
+    public <R> DataStream<R> map(MapFunction<T, R> function) {
+        return transform(new Specs.MapSpec<>(Objects.requireNonNull(function, "function")));
+    }
+
+    public DataStream<T> filter(FilterFunction<T> function) {
+        return transform(new Specs.FilterSpec<>(Objects.requireNonNull(function, "function")));
+    }
+
+    public <R> DataStream<R> flatMap(FlatMapFunction<T, R> function) {
+        return transform(new Specs.FlatMapSpec<>(Objects.requireNonNull(function, "function")));
+    }
+
+    public <R> DataStream<R> process(ProcessFunction<T, R> function) {
+        return transform(new Specs.ProcessSpec<>(Objects.requireNonNull(function, "function")));
+    }
+
+    /** Assigns event timestamps and watermarks here, for streams whose source had none. */
+    public DataStream<T> assignTimestampsAndWatermarks(WatermarkStrategy<T> strategy) {
+        return transform(new Specs.TimestampsSpec<>(Objects.requireNonNull(strategy, "strategy")));
+    }
+
+    /** Partitions by key: records with equal keys go to the same subtask, which holds their state. */
+    public <K> KeyedStream<K, T> keyBy(KeySelector<T, K> key) {
+        return new KeyedStream<>(pipeline, producers, Objects.requireNonNull(key, "key"));
+    }
+
+    /** Merges streams of the same type; no order between them is kept. */
+    @SafeVarargs
+    public final DataStream<T> union(DataStream<T>... others) {
+        List<Producer> all = new ArrayList<>(producers);
+        for (DataStream<T> o : others) {
+            if (o.pipeline != pipeline) {
+                throw new IllegalArgumentException("cannot union streams of different pipelines");
+            }
+            all.addAll(o.producers);
+        }
+        return new DataStream<>(pipeline, all, partitioning, keySelector);
+    }
+
+    /** Connects to another stream for a two-input operator (e.g. control and data). */
+    public <R> ConnectedStreams<T, R> connect(DataStream<R> other) {
+        if (other.pipeline != pipeline) {
+            throw new IllegalArgumentException("cannot connect streams of different pipelines");
+        }
+        return new ConnectedStreams<>(this, other);
+    }
+
+    /** Every record goes to every subtask of the next operator. */
+    public DataStream<T> broadcast() {
+        return new DataStream<>(pipeline, producers, Partitioning.BROADCAST, null);
+    }
+
+    /** Records are spread round robin over the subtasks of the next operator. */
+    public DataStream<T> rebalance() {
+        return new DataStream<>(pipeline, producers, Partitioning.REBALANCE, null);
+    }
+
+    /** Subtask i feeds subtask i of the next operator (both need the same parallelism). */
+    public DataStream<T> forward() {
+        return new DataStream<>(pipeline, producers, Partitioning.FORWARD, null);
+    }
+
+    /** The records the producing operator sent to a side output, such as late data or dead letters. */
+    public <X> DataStream<X> getSideOutput(OutputTag<X> tag) {
+        Objects.requireNonNull(tag, "tag");
+        return new DataStream<>(pipeline, List.of(new Producer(singleNode("getSideOutput"), tag)), Partitioning.DEFAULT, null);
+    }
+
+    public DataStreamSink sinkTo(Sink<T> sink) {
+        LogicalNode node = addNode(new Specs.SinkSpec<>(Objects.requireNonNull(sink, "sink")), 0);
+        return new DataStreamSink(node);
+    }
+
+    /** Prints every record to standard output. */
+    public DataStreamSink print() {
+        return sinkTo(new PrintSink<>("")).name("print");
+    }
+
+    /** Sets the name of the operator that produces this stream (shown in metrics and errors). */
+    public DataStream<T> name(String name) {
+        singleNode("name").setName(name);
+        return this;
+    }
+
+    /** Sets a stable id that maps the operator's state across versions of the job. */
+    public DataStream<T> uid(String uid) {
+        singleNode("uid").setUid(uid);
+        return this;
+    }
+
+    public DataStream<T> parallelism(int parallelism) {
+        singleNode("parallelism").setParallelism(parallelism);
+        return this;
+    }
+
+    /** Adds a node fed by this stream; for front ends and the stream classes. */
+    public <R> DataStream<R> transform(OperatorSpec spec) {
+        return new DataStream<>(pipeline, addNode(spec, 0));
+    }
+
+    LogicalNode addNode(OperatorSpec spec, int inputIndex) {
+        if (spec.keyed() && partitioning != Partitioning.HASH) {
+            throw new IllegalStateException(spec.defaultName() + " needs a keyed stream: call keyBy first");
+        }
+        LogicalNode node = pipeline.addNode(spec);
+        connectTo(node, inputIndex);
+        return node;
+    }
+
+    void connectTo(LogicalNode node, int inputIndex) {
+        for (Producer p : producers) {
+            node.addInput(new LogicalEdge(p.node(), p.tag(), partitioning, keySelector, inputIndex));
+        }
+    }
+
+    LogicalNode singleNode(String what) {
+        if (producers.size() != 1 || producers.get(0).tag() != null) {
+            throw new IllegalStateException(what + "() applies to the output of one operator, not to a union or side output");
+        }
+        return producers.get(0).node();
+    }
+}

@@ -1,0 +1,58 @@
+package io.millrace.api;
+
+import io.millrace.api.functions.KeyedProcessFunction;
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.functions.ReduceFunction;
+import io.millrace.api.plan.Partitioning;
+import io.millrace.api.plan.Specs;
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.RuntimeContext;
+import java.util.List;
+import java.util.Objects;
+
+/** A stream partitioned by key; operators on it have keyed state and per-key timers. */
+public class KeyedStream<K, T> extends DataStream<T> {
+
+    KeyedStream(Pipeline pipeline, List<Producer> producers, KeySelector<T, K> key) {
+        super(pipeline, producers, Partitioning.HASH, key);
+    }
+
+    @SuppressWarnings("unchecked")
+    public KeySelector<T, K> keySelector() {
+        return (KeySelector<T, K>) keySelector;
+    }
+
+    public <R> DataStream<R> process(KeyedProcessFunction<K, T, R> function) {
+        return transform(new Specs.KeyedProcessSpec<>(Objects.requireNonNull(function, "function")));
+    }
+
+    /** A running reduce per key: emits the new reduced value for every record. */
+    public DataStream<T> reduce(ReduceFunction<T> reducer) {
+        Objects.requireNonNull(reducer, "reducer");
+        return process(new RunningReduce<>(reducer)).name("reduce");
+    }
+
+    private static final class RunningReduce<K, T> extends KeyedProcessFunction<K, T, T> {
+        private final ReduceFunction<T> reducer;
+        private transient ValueState<T> current;
+
+        RunningReduce(ReduceFunction<T> reducer) {
+            this.reducer = reducer;
+        }
+
+        @Override
+        public void open(RuntimeContext context) {
+            current = context.state().getState(new ValueStateDescriptor<>("reduce"));
+        }
+
+        @Override
+        public void processElement(T value, Context<K> ctx, Collector<T> out) throws Exception {
+            T prev = current.value();
+            T next = prev == null ? value : reducer.reduce(prev, value);
+            current.update(next);
+            out.collect(next);
+        }
+    }
+}

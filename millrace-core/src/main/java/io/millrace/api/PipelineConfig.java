@@ -1,0 +1,104 @@
+package io.millrace.api;
+
+import io.millrace.api.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a pipeline. Every setter checks its value and names the option in its error.
+ *
+ * <table>
+ * <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>parallelism</td><td>available cores</td><td>subtasks per operator unless the operator sets its own</td></tr>
+ * <tr><td>maxParallelism</td><td>128</td><td>number of key groups; the upper bound for rescaling</td></tr>
+ * <tr><td>batchSize</td><td>512</td><td>records per batch crossing a thread</td></tr>
+ * <tr><td>channelCapacity</td><td>4</td><td>batches a channel between two subtasks holds before the producer waits</td></tr>
+ * <tr><td>bufferTimeout</td><td>10 ms</td><td>longest a partial batch waits before it is sent</td></tr>
+ * <tr><td>clock</td><td>system</td><td>processing time</td></tr>
+ * </table>
+ */
+public final class PipelineConfig implements java.io.Serializable {
+    private int parallelism = Runtime.getRuntime().availableProcessors();
+    private int maxParallelism = 128;
+    private int batchSize = 512;
+    private int channelCapacity = 4;
+    private Duration bufferTimeout = Duration.ofMillis(10);
+    private transient Clock clock = Clock.system();
+
+    public int parallelism() {
+        return parallelism;
+    }
+
+    public PipelineConfig parallelism(int value) {
+        this.parallelism = requireRange("parallelism", value, 1, 32_768);
+        return this;
+    }
+
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
+    public PipelineConfig maxParallelism(int value) {
+        this.maxParallelism = requireRange("maxParallelism", value, 1, 32_768);
+        return this;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public PipelineConfig batchSize(int value) {
+        this.batchSize = requireRange("batchSize", value, 1, 1 << 20);
+        return this;
+    }
+
+    public int channelCapacity() {
+        return channelCapacity;
+    }
+
+    public PipelineConfig channelCapacity(int value) {
+        this.channelCapacity = requireRange("channelCapacity", value, 1, 1 << 16);
+        return this;
+    }
+
+    public Duration bufferTimeout() {
+        return bufferTimeout;
+    }
+
+    public PipelineConfig bufferTimeout(Duration value) {
+        Objects.requireNonNull(value, "bufferTimeout");
+        if (value.isNegative()) {
+            throw new IllegalArgumentException("bufferTimeout must be zero or positive, was " + value);
+        }
+        this.bufferTimeout = value;
+        return this;
+    }
+
+    public Clock clock() {
+        return clock == null ? Clock.system() : clock;
+    }
+
+    public PipelineConfig clock(Clock value) {
+        this.clock = Objects.requireNonNull(value, "clock");
+        return this;
+    }
+
+    private static int requireRange(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    "option '" + option + "' must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    public PipelineConfig copy() {
+        PipelineConfig c = new PipelineConfig();
+        c.parallelism = parallelism;
+        c.maxParallelism = maxParallelism;
+        c.batchSize = batchSize;
+        c.channelCapacity = channelCapacity;
+        c.bufferTimeout = bufferTimeout;
+        c.clock = clock;
+        return c;
+    }
+}

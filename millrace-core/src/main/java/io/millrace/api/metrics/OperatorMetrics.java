@@ -1,0 +1,21 @@
+package io.millrace.api.metrics;
+
+/**
+ * Counters of one operator subtask. {@code watermark} is Long.MIN_VALUE before the first one;
+ * {@code lateRecords} counts records behind the watermark that were diverted or dropped by a window.
+ */
+public record OperatorMetrics(
+        String operator,
+        int subtask,
+        long recordsIn,
+        long recordsOut,
+        long watermark,
+        long lateRecordsDropped,
+        long lateRecordsDiverted,
+        long badRecords) {
+
+    /** How far the watermark trails the given processing time, in ms (0 before the first watermark). */
+    public long watermarkLagMillis(long nowMillis) {
+        return watermark == Long.MIN_VALUE || watermark == Long.MAX_VALUE ? 0 : Math.max(0, nowMillis - watermark);
+    }
+}

@@ -1,0 +1,48 @@
+package io.millrace.runtime.state;
+
+import io.millrace.api.state.KeyedStateStore;
+import io.millrace.runtime.timer.InternalTimerService;
+import io.millrace.runtime.timer.Triggerable;
+
+/**
+ * Keyed state of one operator subtask, for the key groups it owns. Every access reads or writes the
+ * value of the current key, set by the operator before each record and by the timer service before
+ * each timer. Single-threaded: only the task thread calls it.
+ */
+public interface KeyedStateBackend extends AutoCloseable {
+    /** Sets the current key; computes its key group once. Fails if the group is not in this subtask's range. */
+    void setCurrentKey(Object key);
+
+    Object currentKey();
+
+    int currentKeyGroup();
+
+    KeyGroupRange keyGroupRange();
+
+    int maxParallelism();
+
+    /** User-facing state by descriptor; the same descriptor name gives the same state. */
+    KeyedStateStore stateStore();
+
+    /** Internal state with namespaces (for windows), by name. */
+    <N, V> NamespacedState<N, V> namespacedState(String name);
+
+    /**
+     * A timer service by name; timers fire into {@code target} with the timer's key as current key.
+     * Event-time timers fire on {@link #advanceWatermark}, processing-time ones on
+     * {@link #advanceProcessingTime}.
+     */
+    <N> InternalTimerService<N> timerService(String name, Triggerable<N> target);
+
+    /** Fires every event-time timer at or before the watermark, in timestamp order. */
+    void advanceWatermark(long watermark) throws Exception;
+
+    /** Fires due processing-time timers and sweeps some expired TTL entries. */
+    void advanceProcessingTime(long now) throws Exception;
+
+    /** Number of live (key, state) entries over all states; for tests and metrics. */
+    long entryCount();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,22 @@
+package io.millrace.runtime.state;
+
+import java.util.function.BiConsumer;
+
+/**
+ * Internal state of the current key, further split by a namespace (a window, a slice). Used by window
+ * operators; user state is the special case of one namespace. Values are stored by reference: callers
+ * may mutate a value they got and need not put it back.
+ */
+public interface NamespacedState<N, V> {
+    V get(N namespace);
+
+    void put(N namespace, V value);
+
+    void remove(N namespace);
+
+    /** Visits every namespace of the current key. The action must not change this state. */
+    void forEach(BiConsumer<N, V> action);
+
+    /** Removes every namespace of the current key. */
+    void clear();
+}
