@@ -1,0 +1,15 @@
+package io.millrace.runtime.local;
+
+import io.millrace.runtime.state.KeyedStateBackendFactory;
+
+/** The state backends the local runtime can use. */
+public final class StateBackends {
+    private StateBackends() {}
+
+    /** Keyed state on the JVM heap (the default). */
+    public static KeyedStateBackendFactory heap() {
+        return (operator, range, maxParallelism, clock) -> {
+            throw new IllegalStateException("heap backend arrives with the state branch");
+        };
+    }
+}
