@@ -23,6 +23,7 @@ public final class RecordWriter {
     private final String edgeName;
     private int nextRoundRobin;
     private long backpressuredNanos;
+    private volatile long blockedCount;
 
     public RecordWriter(
             String edgeName,
@@ -93,6 +94,9 @@ public final class RecordWriter {
     }
 
     private void send(int c, Object element) {
+        if (!channels[c].writable()) {
+            blockedCount++;
+        }
         long waited = channels[c].put(element, cancelled, clock);
         if (waited > 0) {
             backpressuredNanos += waited;
@@ -128,6 +132,11 @@ public final class RecordWriter {
             }
         }
         return true;
+    }
+
+    /** How many times the producer found a channel full and had to wait. */
+    public long blockedCount() {
+        return blockedCount;
     }
 
     public long backpressuredNanos() {

@@ -109,11 +109,14 @@ final class InputGate {
         return watermark;
     }
 
+    /** Minimum over channels that are not idle; an ended channel counts with watermark +∞. */
     private long recompute() {
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
         for (InputChannel in : inputs) {
-            if (!in.ended && !in.idle) {
+            if (in.ended) {
+                anyActive = true;
+            } else if (!in.idle) {
                 anyActive = true;
                 if (in.watermark < min) {
                     min = in.watermark;
@@ -121,10 +124,7 @@ final class InputGate {
             }
         }
         if (!anyActive) {
-            if (endedCount < inputs.length) {
-                return Long.MIN_VALUE; // all idle: hold the watermark where it is
-            }
-            min = Long.MAX_VALUE;
+            return Long.MIN_VALUE; // every channel idle: hold the watermark where it is
         }
         if (min > watermark) {
             watermark = min;

@@ -211,12 +211,16 @@ public abstract class Task implements Runnable {
 
     public TaskMetrics metrics() {
         long bp = pausedNanos;
+        long pauses = sourcePauses;
         for (RecordWriter w : writers) {
             bp += w.backpressuredNanos();
+            if (this instanceof SourceTask) {
+                pauses += w.blockedCount();
+            }
         }
         long elapsed = startNanos == 0 ? 0 : clock.nanoTime() - startNanos;
         long busy = Math.max(0, elapsed - bp - idleNanos);
-        return new TaskMetrics(name, subtask, busy, bp, idleNanos, sourcePauses);
+        return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses);
     }
 
     public List<RecordWriter> writers() {
