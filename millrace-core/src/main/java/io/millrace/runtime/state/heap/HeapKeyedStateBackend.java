@@ -139,7 +139,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             for (int i = 0; i < timerServices.size(); i++) {
                 HeapTimerService<?> s = timerServices.get(i);
                 long t = s.nextEventTime();
-                if (t <= earliest && (next == null || t < earliest)) {
+                if (s.eventTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
                     next = s;
                     earliest = t;
                 }
@@ -163,7 +163,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             for (int i = 0; i < timerServices.size(); i++) {
                 HeapTimerService<?> s = timerServices.get(i);
                 long t = s.nextProcessingTime();
-                if (t <= earliest && (next == null || t < earliest)) {
+                if (s.processingTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
                     next = s;
                     earliest = t;
                 }
