@@ -1,6 +1,7 @@
 package io.millrace.runtime.local;
 
 import io.millrace.runtime.state.KeyedStateBackendFactory;
+import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 
 /** The state backends the local runtime can use. */
 public final class StateBackends {
@@ -8,8 +9,6 @@ public final class StateBackends {
 
     /** Keyed state on the JVM heap (the default). */
     public static KeyedStateBackendFactory heap() {
-        return (operator, range, maxParallelism, clock) -> {
-            throw new IllegalStateException("heap backend arrives with the state branch");
-        };
+        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(range, maxParallelism, clock);
     }
 }
