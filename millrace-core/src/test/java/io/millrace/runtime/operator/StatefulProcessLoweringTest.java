@@ -1,0 +1,76 @@
+package io.millrace.runtime.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.KeyedProcessFunction;
+import io.millrace.api.plan.Specs;
+import io.millrace.runtime.plan.SpecLowering;
+import io.millrace.testing.OneInputOperatorHarness;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class StatefulProcessLoweringTest {
+
+    /** Counts records in a field: shared across subtasks it would count for all of them. */
+    static final class FieldCounter extends KeyedProcessFunction<String, String, Integer> {
+        private int seen;
+
+        @Override
+        public void processElement(String value, Context<String> ctx, Collector<Integer> out) {
+            out.collect(++seen);
+        }
+    }
+
+    private static SpecLowering lowering() {
+        return ServiceLoader.load(SpecLowering.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(l -> l instanceof StatefulProcessLowering)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void serviceLoaderFindsTheLowering_forKeyedProcessAndCoProcessSpecs() {
+        SpecLowering lowering = lowering();
+        assertThat(lowering.handles(new Specs.KeyedProcessSpec<>(new FieldCounter()))).isTrue();
+        assertThat(lowering.handles(new Specs.CoProcessSpec<>(new CoProcessOperatorTest.Merge(), false))).isTrue();
+        assertThat(lowering.handles(new Specs.MapSpec<String, String>(s -> s))).isFalse();
+        assertThat(lowering.create(new Specs.CoProcessSpec<>(new CoProcessOperatorTest.Merge(), false)))
+                .isInstanceOf(CoProcessOperator.class);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachSubtaskGetsItsOwnCopyOfTheFunction() throws Exception {
+        Specs.KeyedProcessSpec<String, String, Integer> spec = new Specs.KeyedProcessSpec<>(new FieldCounter());
+        var first = OneInputOperatorHarness.of((KeyedProcessOperator<String, String, Integer>) lowering().create(spec))
+                .keyedBy((String s) -> s).open();
+        var second = OneInputOperatorHarness.of((KeyedProcessOperator<String, String, Integer>) lowering().create(spec))
+                .keyedBy((String s) -> s).open();
+        first.processElement("a", 0);
+        first.processElement("b", 0);
+        second.processElement("c", 0);
+        assertThat(first.extractOutputValues()).containsExactly(1, 2);
+        assertThat(second.extractOutputValues()).containsExactly(1);
+    }
+
+    /** Not serializable: holds a thread. */
+    static final class HoldsAThread extends KeyedProcessFunction<String, String, String> {
+        private final Thread thread = new Thread(() -> {});
+
+        @Override
+        public void processElement(String value, Context<String> ctx, Collector<String> out) {
+            out.collect(thread.getName());
+        }
+    }
+
+    @Test
+    void nonSerializableFunction_isRefusedNamingItsClass() {
+        assertThatThrownBy(() -> lowering().create(new Specs.KeyedProcessSpec<>(new HoldsAThread())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("HoldsAThread")
+                .hasMessageContaining("serializable");
+    }
+}
