@@ -24,6 +24,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
     private TimerService timerService;
     private final CallContext callContext = new CallContext();
     private final TimestampedCollector collector = new TimestampedCollector();
+    private boolean closed;
 
     public CoProcessOperator(CoProcessFunction<A, B, OUT> function) {
         this.function = function;
@@ -97,9 +98,13 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
         fire(timestamp);
     }
 
+    /** Closes the function once, however often it is called. */
     @Override
     public void close() throws Exception {
-        function.close();
+        if (!closed) {
+            closed = true;
+            function.close();
+        }
     }
 
     private void prepare(long timestamp) {

@@ -22,6 +22,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
     private KeySelector<Object, Object> keySelector;
     private final CallContext callContext = new CallContext();
     private final TimestampedCollector collector = new TimestampedCollector();
+    private boolean closed;
 
     public KeyedProcessOperator(KeyedProcessFunction<K, IN, OUT> function) {
         this.function = function;
@@ -74,9 +75,13 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
         fire(timestamp, TimeDomain.PROCESSING_TIME);
     }
 
+    /** Closes the function once, however often it is called. */
     @Override
     public void close() throws Exception {
-        function.close();
+        if (!closed) {
+            closed = true;
+            function.close();
+        }
     }
 
     private void fire(long timestamp, TimeDomain domain) {
