@@ -1,0 +1,115 @@
+package io.millrace.connector.file;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * CSV files (RFC 4180 quoting, configurable delimiter) read as {@link CsvRow}s, or as any type through
+ * {@link #map}. The column names come from each file's header row ({@link #withHeader}) or are given
+ * ({@link #withColumns}, files without a header row). A record whose field count differs from the
+ * column count is a bad record. Immutable.
+ *
+ * <pre>{@code
+ * LineFormat<CsvRow> rows = CsvFormat.withHeader().delimiter(';');
+ * LineFormat<Reading> readings = CsvFormat.withHeader()
+ *         .map(row -> new Reading(row.get("machine"), row.getDouble("value")));
+ * }</pre>
+ */
+public final class CsvFormat implements LineFormat<CsvRow> {
+    private final CsvRow.Columns columns;
+    private final char delimiter;
+
+    private CsvFormat(CsvRow.Columns columns, char delimiter) {
+        this.columns = columns;
+        this.delimiter = delimiter;
+    }
+
+    /** The first line of every file is a header row that names the columns. */
+    public static CsvFormat withHeader() {
+        return new CsvFormat(null, ',');
+    }
+
+    /** Files have no header row; these are the column names. */
+    public static CsvFormat withColumns(String... names) {
+        return new CsvFormat(new CsvRow.Columns(Arrays.asList(names)), ',');
+    }
+
+    /** The field delimiter (default {@code ,}); neither a quote nor a line break. */
+    public CsvFormat delimiter(char value) {
+        if (value == '"' || value == '\n' || value == '\r') {
+            throw new IllegalArgumentException("option 'delimiter' must not be a quote or a line break, was '" + value + "'");
+        }
+        return new CsvFormat(columns, value);
+    }
+
+    /** Rows mapped to records by {@code mapper}. */
+    public <T> LineFormat<T> map(RowMapper<T> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        CsvFormat rows = this;
+        return new LineFormat<>() {
+            @Override
+            public boolean hasHeader() {
+                return rows.hasHeader();
+            }
+
+            @Override
+            public boolean continuesOnNextLine(String partial) {
+                return rows.continuesOnNextLine(partial);
+            }
+
+            @Override
+            public LineDecoder<T> open(String file, String header) {
+                LineDecoder<CsvRow> decoder = rows.open(file, header);
+                return text -> {
+                    CsvRow row = decoder.decode(text);
+                    T value;
+                    try {
+                        value = mapper.map(row);
+                    } catch (Exception e) {
+                        throw BadLineException.of(e);
+                    }
+                    if (value == null) {
+                        throw new BadLineException("the row mapper returned null");
+                    }
+                    return value;
+                };
+            }
+        };
+    }
+
+    @Override
+    public boolean hasHeader() {
+        return columns == null;
+    }
+
+    @Override
+    public boolean continuesOnNextLine(String partial) {
+        return CsvSyntax.isOpen(partial, delimiter);
+    }
+
+    @Override
+    public LineDecoder<CsvRow> open(String file, String header) {
+        CsvRow.Columns names;
+        if (columns != null) {
+            names = columns;
+        } else if (header == null) {
+            return text -> {
+                throw new BadLineException("no header row");
+            };
+        } else {
+            try {
+                names = new CsvRow.Columns(CsvSyntax.parse(header, delimiter));
+            } catch (BadLineException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad CSV header row in " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return text -> {
+            List<String> fields = CsvSyntax.parse(text, delimiter);
+            if (fields.size() != names.size()) {
+                throw new BadLineException("expected " + names.size() + " fields, found " + fields.size());
+            }
+            return new CsvRow(names, fields.toArray(new String[0]));
+        };
+    }
+}

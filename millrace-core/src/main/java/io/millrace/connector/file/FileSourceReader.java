@@ -1,0 +1,172 @@
+package io.millrace.connector.file;
+
+import io.millrace.api.source.BadRecord;
+import io.millrace.api.source.InputStatus;
+import io.millrace.api.source.ReaderOutput;
+import io.millrace.api.source.SourceReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the files assigned to one subtask, one after the other, at most a batch of records per poll.
+ * Called by the subtask's thread only. Records go to the split output of their file; a finished file is
+ * released.
+ */
+final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
+    private final LineFormat<T> format;
+    private final String sourceName;
+    private final ArrayDeque<FileSplit> pending = new ArrayDeque<>();
+    private boolean noMoreSplits;
+
+    private FileSplit current;
+    private LineReader lines;
+    private LineFormat.LineDecoder<T> decoder;
+    private ReaderOutput<T> outOf;
+    private ReaderOutput.SplitOutput<T> out;
+    private long line;
+
+    FileSourceReader(LineFormat<T> format, String sourceName) {
+        this.format = format;
+        this.sourceName = sourceName;
+    }
+
+    @Override
+    public void addSplits(List<FileSplit> splits) {
+        pending.addAll(splits);
+    }
+
+    @Override
+    public void noMoreSplits() {
+        noMoreSplits = true;
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<T> output) throws IOException {
+        if (current == null) {
+            if (pending.isEmpty()) {
+                return noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;
+            }
+            open(pending.poll());
+        }
+        if (outOf != output) {
+            outOf = output;
+            out = output.split(current.splitId());
+        }
+        for (int n = 0; n < FileSource.BATCH; n++) {
+            long first = line + 1;
+            String text = readRecord(output);
+            if (text == null) {
+                finish(output);
+                return pending.isEmpty() && noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+            }
+            if (text.isBlank()) {
+                continue;
+            }
+            T value;
+            try {
+                value = decoder.decode(text);
+            } catch (BadLineException e) {
+                output.reportBadRecord(new BadRecord(text, current.path() + ":" + first, e.getMessage()));
+                continue;
+            }
+            out.collect(value);
+        }
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    /**
+     * The next record's text (one line, or more for a record with line breaks); null at the end of the
+     * file. An unfinished record at the end of the file is reported here and read as a blank record.
+     */
+    private String readRecord(ReaderOutput<T> output) throws IOException {
+        String text = readLine();
+        if (text == null) {
+            return null;
+        }
+        long first = line;
+        while (format.continuesOnNextLine(text)) {
+            String next = readLine();
+            if (next == null) {
+                output.reportBadRecord(new BadRecord(text, current.path() + ":" + first, "the file ends inside a quoted field"));
+                return "";
+            }
+            text = text + "\n" + next;
+        }
+        return text;
+    }
+
+    private String readLine() throws IOException {
+        try {
+            String text = lines.readLine();
+            if (text != null) {
+                line++;
+            }
+            return text;
+        } catch (IOException e) {
+            throw failure(current.path(), e);
+        }
+    }
+
+    private void open(FileSplit split) throws IOException {
+        Path path = Path.of(split.path());
+        String header = null;
+        try {
+            if (format.hasHeader()) {
+                try (LineReader head = new LineReader(path, 0)) {
+                    header = head.readLine();
+                }
+            }
+            decoder = format.open(split.path(), header);
+            lines = new LineReader(path, split.offset());
+        } catch (IOException e) {
+            throw failure(split.path(), e);
+        }
+        current = split;
+        line = split.line();
+        outOf = null;
+        if (header != null && split.offset() == 0) {
+            readLine();
+        }
+    }
+
+    private IOException failure(String path, IOException cause) {
+        return new IOException("file source '" + sourceName + "' cannot read " + path + ": " + cause, cause);
+    }
+
+    private void finish(ReaderOutput<T> output) throws IOException {
+        String id = current.splitId();
+        closeCurrent();
+        output.releaseSplit(id);
+    }
+
+    private void closeCurrent() throws IOException {
+        LineReader open = lines;
+        current = null;
+        lines = null;
+        decoder = null;
+        out = null;
+        outOf = null;
+        if (open != null) {
+            open.close();
+        }
+    }
+
+    @Override
+    public List<FileSplit> snapshotState() {
+        List<FileSplit> state = new ArrayList<>(pending.size() + 1);
+        if (current != null) {
+            state.add(new FileSplit(current.path(), lines.offset(), line));
+        }
+        state.addAll(pending);
+        return state;
+    }
+
+    @Override
+    public void close() throws IOException {
+        closeCurrent();
+        pending.clear();
+    }
+}

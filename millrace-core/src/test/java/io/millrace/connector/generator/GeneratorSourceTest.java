@@ -1,0 +1,171 @@
+package io.millrace.connector.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.api.source.Boundedness;
+import io.millrace.api.source.InputStatus;
+import io.millrace.api.source.SourceReader;
+import io.millrace.api.time.ManualClock;
+import io.millrace.connector.ReaderDriver;
+import io.millrace.connector.RecordingOutput;
+import io.millrace.connector.TestReaderContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+class GeneratorSourceTest {
+    private final ManualClock clock = new ManualClock(1_000);
+
+    @Test
+    void boundedSplitsAreContiguousRangesThatCoverEveryIndexOnce() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.of(i -> i, 1_000);
+        List<IndexRange> splits = source.createSplits(3);
+
+        List<Long> all = new ArrayList<>();
+        for (IndexRange split : splits) {
+            RecordingOutput<Long> out = new RecordingOutput<>();
+            SourceReader<Long, IndexRange> reader = source.createReader(new TestReaderContext(0, 3, clock, "gen"));
+            reader.addSplits(List.of(split));
+            reader.noMoreSplits();
+            ReaderDriver.drain(reader, out, 100);
+            assertThat(out.values).isSortedAccordingTo(Long::compare);
+            assertThat(out.values).hasSize((int) (split.end() - split.next()));
+            assertThat(out.splitIds).containsOnly(split.splitId());
+            assertThat(out.released).containsExactly(split.splitId());
+            all.addAll(out.values);
+        }
+        assertThat(all).containsExactlyElementsOf(LongStream.range(0, 1_000).boxed().toList());
+        assertThat(splits).extracting(s -> s.end() - s.next()).containsExactly(334L, 333L, 333L);
+    }
+
+    @Test
+    void whenCountSmallerThanParallelism_thenEmptySplitsEndAtOnce() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.of(i -> i, 1);
+        List<IndexRange> splits = source.createSplits(2);
+        RecordingOutput<Long> out = new RecordingOutput<>();
+        SourceReader<Long, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+        reader.addSplits(splits);
+        reader.noMoreSplits();
+        ReaderDriver.drain(reader, out, 10);
+        assertThat(out.values).containsExactly(0L);
+        assertThat(out.released).containsExactlyInAnyOrder("indices-0", "indices-1");
+    }
+
+    @Test
+    void whenRestoredFromSnapshotAtRandomPoints_thenOutputEqualsUninterruptedRead() throws Exception {
+        Random random = new Random(7);
+        GeneratorSource<String> source = GeneratorSource.builder(i -> "e" + i).count(5_000).build();
+        List<String> expected = LongStream.range(0, 5_000).mapToObj(i -> "e" + i).toList();
+        for (int round = 0; round < 20; round++) {
+            List<IndexRange> state = source.createSplits(1);
+            List<String> seen = new ArrayList<>();
+            boolean ended = false;
+            while (!ended) {
+                SourceReader<String, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+                reader.addSplits(state);
+                reader.noMoreSplits();
+                RecordingOutput<String> out = new RecordingOutput<>();
+                int polls = 1 + random.nextInt(5);
+                for (int i = 0; i < polls && !ended; i++) {
+                    ended = reader.pollNext(out) == InputStatus.END_OF_INPUT;
+                }
+                state = reader.snapshotState();
+                reader.close();
+                seen.addAll(out.values);
+            }
+            assertThat(seen).containsExactlyElementsOf(expected);
+            assertThat(state).isEmpty();
+        }
+    }
+
+    @Test
+    void unboundedSplitsInterleaveIndicesAndSnapshotTheirPositions() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).build();
+        assertThat(source.boundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+        SourceReader<Long, IndexRange> reader = source.createReader(new TestReaderContext(1, 2, clock, "gen"));
+        reader.addSplits(List.of(source.createSplits(2).get(1)));
+        reader.noMoreSplits();
+        RecordingOutput<Long> out = new RecordingOutput<>();
+
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.MORE_AVAILABLE);
+
+        assertThat(out.values).hasSize(GeneratorSource.BATCH);
+        assertThat(out.values.subList(0, 4)).containsExactly(1L, 3L, 5L, 7L);
+        assertThat(reader.snapshotState()).containsExactly(
+                new IndexRange("indices-1", 1 + 2L * GeneratorSource.BATCH, Long.MAX_VALUE, 2));
+    }
+
+    @Test
+    void whenRateLimited_thenRecordsNeverRunAheadOfTheClock() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(10_000).ratePerSecond(200).build();
+        // two subtasks: this reader gets 100 records per second
+        SourceReader<Long, IndexRange> reader = source.createReader(new TestReaderContext(0, 2, clock, "gen"));
+        reader.addSplits(List.of(source.createSplits(2).get(0)));
+        reader.noMoreSplits();
+        RecordingOutput<Long> out = new RecordingOutput<>();
+
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+        assertThat(out.values).isEmpty();
+
+        Random random = new Random(3);
+        long elapsedMillis = 0;
+        for (int step = 0; step < 50; step++) {
+            int advance = random.nextInt(120);
+            clock.advance(Duration.ofMillis(advance));
+            elapsedMillis += advance;
+            InputStatus last;
+            do {
+                last = reader.pollNext(out);
+            } while (last == InputStatus.MORE_AVAILABLE);
+            assertThat(last).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+            assertThat(out.values).hasSize((int) (elapsedMillis * 100 / 1000));
+        }
+    }
+
+    @Test
+    void whenAFarBehindReaderCatchesUp_thenEachPollEmitsAtMostABatch() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(100_000).ratePerSecond(1_000_000).build();
+        SourceReader<Long, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+        reader.addSplits(source.createSplits(1));
+        RecordingOutput<Long> out = new RecordingOutput<>();
+        reader.pollNext(out);
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.MORE_AVAILABLE);
+
+        assertThat(out.values).hasSize(GeneratorSource.BATCH);
+    }
+
+    @Test
+    void timestampsFunctionGivesEachRecordItsEventTime() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(3).timestamps(i -> 1_000 + 10 * i).build();
+        SourceReader<Long, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+        reader.addSplits(source.createSplits(1));
+        reader.noMoreSplits();
+        RecordingOutput<Long> out = new RecordingOutput<>();
+        ReaderDriver.drain(reader, out, 5);
+        assertThat(out.timestamps).containsExactly(1_000L, 1_010L, 1_020L);
+    }
+
+    @Test
+    void withoutSplitsAndNoMoreComing_thenEndOfInput() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.of(i -> i, 3);
+        SourceReader<Long, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+        RecordingOutput<Long> out = new RecordingOutput<>();
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+        reader.noMoreSplits();
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.END_OF_INPUT);
+    }
+
+    @Test
+    void invalidOptionsAreRejectedWithTheOptionName() {
+        assertThatThrownBy(() -> GeneratorSource.builder(i -> i).count(-2))
+                .hasMessageContaining("'count'");
+        assertThatThrownBy(() -> GeneratorSource.builder(i -> i).ratePerSecond(0))
+                .hasMessageContaining("'ratePerSecond'").hasMessageContaining("positive");
+    }
+}
