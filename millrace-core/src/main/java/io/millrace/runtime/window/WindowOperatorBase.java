@@ -3,8 +3,6 @@ package io.millrace.runtime.window;
 import io.millrace.api.OutputTag;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.functions.ProcessWindowFunction;
-import io.millrace.api.functions.RuntimeContext;
-import io.millrace.api.state.KeyedStateStore;
 import io.millrace.api.time.Clock;
 import io.millrace.api.time.TimeDomain;
 import io.millrace.api.window.SessionWindows;
@@ -14,6 +12,8 @@ import io.millrace.runtime.operator.AbstractStreamOperator;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.operator.OperatorContext;
 import io.millrace.runtime.operator.Output;
+import io.millrace.runtime.operator.UserFunctionException;
+import io.millrace.runtime.operator.UserFunctions;
 import io.millrace.runtime.state.KeyedStateBackend;
 
 /**
@@ -62,7 +62,7 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         openState();
         ProcessWindowFunction<?, ?, ?, ?> function = spec.windowFunction();
         if (function != null) {
-            function.open(new FunctionContext(context, backend));
+            function.open(UserFunctions.runtimeContext(context));
             functionOpen = true;
         }
     }
@@ -71,7 +71,15 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     abstract void openState();
 
     @Override
-    public final void processRecord(Object value, long timestamp) throws Exception {
+    public final void processRecord(Object value, long timestamp) {
+        try {
+            onKeyedRecord(value, timestamp);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    private void onKeyedRecord(Object value, long timestamp) throws Exception {
         backend.setCurrentKey(keySelector.getKey(value));
         long time;
         if (placedByTimestamp) {
@@ -118,14 +126,22 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     @Override
     public void processWatermark(long watermark) throws Exception {
         currentWatermark = watermark;
-        backend.advanceWatermark(watermark);
+        try {
+            backend.advanceWatermark(watermark);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, "window timer of key " + backend.currentKey() + " at watermark " + watermark, e);
+        }
         super.processWatermark(watermark);
     }
 
     @Override
     public void advanceProcessingTime(long now) throws Exception {
         processingTime = now;
-        backend.advanceProcessingTime(now);
+        try {
+            backend.advanceProcessingTime(now);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, "window timer of key " + backend.currentKey() + " at processing time " + now, e);
+        }
     }
 
     @Override
@@ -133,34 +149,6 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         if (functionOpen) {
             functionOpen = false;
             spec.windowFunction().close();
-        }
-    }
-
-    /** The runtime context given to the window function. */
-    private record FunctionContext(OperatorContext context, KeyedStateBackend backend) implements RuntimeContext {
-        @Override
-        public String operatorName() {
-            return context.operatorName();
-        }
-
-        @Override
-        public int subtaskIndex() {
-            return context.subtaskIndex();
-        }
-
-        @Override
-        public int parallelism() {
-            return context.parallelism();
-        }
-
-        @Override
-        public int maxParallelism() {
-            return context.maxParallelism();
-        }
-
-        @Override
-        public KeyedStateStore state() {
-            return backend.stateStore();
         }
     }
 }
