@@ -57,7 +57,6 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         }
         keySelector = context.keySelector(0);
         clock = context.clock();
-        processingTime = clock.millis();
         emission = new WindowEmission(output, spec.windowFunction());
         openState();
         ProcessWindowFunction<?, ?, ?, ?> function = spec.windowFunction();
@@ -89,12 +88,16 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
             }
             time = timestamp;
         } else {
-            time = eventTime ? timestamp : clock.millis();
+            time = eventTime ? timestamp : Math.max(clock.millis(), processingTime + 1);
         }
         onRecord(value, timestamp, time);
     }
 
-    /** One record with the current key set; {@code time} is its event time or arrival time (global and count windows: its timestamp). */
+    /**
+     * One record with the current key set; {@code time} is its event time, or its arrival time by the clock but
+     * always after the last processing time reported (so a processing-time record is never late), or for global
+     * and count windows its timestamp.
+     */
     abstract void onRecord(Object value, long timestamp, long time) throws Exception;
 
     /** The time up to which windows have fired: the watermark, or the last processing time. */
