@@ -6,5 +6,5 @@ import io.millrace.runtime.operator.StreamOperator;
 /** Creates the physical operator of a logical node, a fresh one per subtask. */
 @FunctionalInterface
 public interface OperatorFactory {
-    StreamOperator<?> create(LogicalNode node);
+    StreamOperator<?> create(LogicalNode node, int subtask);
 }

@@ -146,7 +146,7 @@ public final class TaskWiring {
             metrics.put(n, m);
             contexts.put(n, context(n, subtask, m));
             if (!(n.spec() instanceof Specs.SourceSpec)) {
-                ops.put(n, (StreamOperator<Object>) operators.create(n));
+                ops.put(n, (StreamOperator<Object>) operators.create(n, subtask));
             }
         }
         // outputs: built after all operators of the chain exist

@@ -9,10 +9,12 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ReducingState;
 import io.millrace.api.state.ReducingStateDescriptor;
+import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroupRange;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +32,67 @@ class HeapBackendModelTest {
         for (long seed = 1; seed <= 5; seed++) {
             runRound(new Random(seed));
         }
+    }
+
+    /** A value with the time it expires, in the TTL reference model. */
+    private record Timed(int value, long expiry) {}
+
+    @Test
+    void randomOperationsWithTtlAndAClock_matchAReferenceModel_andSweepsEmptyTheBackend() throws Exception {
+        Random random = new Random(11);
+        ManualClock clock = new ManualClock(0);
+        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(new KeyGroupRange(0, 15), 16, clock);
+        ValueState<Integer> written = backend.stateStore().getState(
+                (ValueStateDescriptor<Integer>) new ValueStateDescriptor<Integer>("written")
+                        .enableTimeToLive(StateTtlConfig.afterWrite(Duration.ofMillis(40))));
+        MapState<Integer, Integer> accessed = backend.stateStore().getMapState(
+                (MapStateDescriptor<Integer, Integer>) new MapStateDescriptor<Integer, Integer>("accessed")
+                        .enableTimeToLive(StateTtlConfig.afterAccess(Duration.ofMillis(40))));
+        Map<Integer, Timed> values = new HashMap<>();
+        Map<List<Integer>, Timed> mapEntries = new HashMap<>();
+
+        for (int op = 0; op < 30_000; op++) {
+            int key = random.nextInt(500);
+            int x = random.nextInt(100);
+            long now = clock.millis();
+            backend.setCurrentKey(key);
+            switch (random.nextInt(8)) {
+                case 0 -> {
+                    written.update(x);
+                    values.put(key, new Timed(x, now + 40));
+                }
+                case 1 -> {
+                    Timed t = values.get(key);
+                    assertThat(written.value()).isEqualTo(t != null && t.expiry > now ? t.value : null);
+                }
+                case 2 -> {
+                    accessed.put(x % 4, x);
+                    mapEntries.put(List.of(key, x % 4), new Timed(x, now + 40));
+                }
+                case 3 -> {
+                    List<Integer> id = List.of(key, x % 4);
+                    Timed t = mapEntries.get(id);
+                    boolean live = t != null && t.expiry > now;
+                    assertThat(accessed.get(x % 4)).isEqualTo(live ? t.value : null);
+                    if (live) {
+                        mapEntries.put(id, new Timed(t.value, now + 40));
+                    }
+                }
+                case 4 -> clock.set(now + random.nextInt(5));
+                case 5 -> backend.advanceProcessingTime(now);
+                default -> {
+                    written.clear();
+                    values.remove(key);
+                }
+            }
+        }
+        long liveNow = values.values().stream().filter(t -> t.expiry > clock.millis()).count();
+        assertThat(backend.entryCount()).isGreaterThanOrEqualTo(liveNow);
+        clock.set(clock.millis() + 41);
+        for (int tick = 0; tick < 50; tick++) {
+            backend.advanceProcessingTime(clock.millis());
+        }
+        assertThat(backend.entryCount()).isZero();
     }
 
     @SuppressWarnings("unchecked")
