@@ -10,7 +10,11 @@ import io.millrace.runtime.timer.Triggerable;
  * each timer. Single-threaded: only the task thread calls it.
  */
 public interface KeyedStateBackend extends AutoCloseable {
-    /** Sets the current key; computes its key group once. Fails if the group is not in this subtask's range. */
+    /**
+     * Sets the current key; computes its key group once. Fails if the group is not in this subtask's
+     * range. Null clears the current key (as for a record of a broadcast input): state and timers then
+     * refuse access with IllegalStateException until a key is set.
+     */
     void setCurrentKey(Object key);
 
     Object currentKey();

@@ -1,0 +1,135 @@
+package io.millrace.runtime.exchange;
+
+import io.millrace.api.metrics.ChannelMetrics;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A bounded single-producer single-consumer queue between one producer subtask and one consumer
+ * subtask. It holds at most {@code capacity} elements (record batches or control elements); a producer
+ * offering to a full channel parks until the consumer takes one. Batches come back to the producer
+ * through a recycle queue, so a steady stream allocates no new batches.
+ *
+ * <p>Thread use: {@link #put} and {@link #newBatch} by the producer's thread only; {@link #poll} and
+ * {@link #recycle} by the consumer's thread only; metrics by anyone.
+ */
+public final class Channel {
+    private final Object[] ring;
+    private final int mask;
+    private final int capacity;
+    private final int batchSize;
+    private final String from;
+    private final String to;
+    private final int producerSubtask;
+    private final int consumerSubtask;
+    // head: next slot to read (consumer-owned); tail: next slot to write (producer-owned)
+    private volatile long head;
+    private volatile long tail;
+    private volatile int highWater;
+    private final ConcurrentLinkedQueue<RecordBatch> recycled = new ConcurrentLinkedQueue<>();
+    private volatile Thread waitingProducer;
+    private final TaskSignal consumerSignal;
+
+    public Channel(String from, int producerSubtask, String to, int consumerSubtask, int capacity, int batchSize, TaskSignal consumerSignal) {
+        this.from = from;
+        this.to = to;
+        this.producerSubtask = producerSubtask;
+        this.consumerSubtask = consumerSubtask;
+        this.capacity = capacity;
+        this.batchSize = batchSize;
+        int slots = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+        this.ring = new Object[Math.max(slots, 2)];
+        this.mask = ring.length - 1;
+        this.consumerSignal = consumerSignal;
+    }
+
+    /** Whether a put would not block now. */
+    public boolean writable() {
+        return tail - head < capacity;
+    }
+
+    /**
+     * Appends an element, parking while the channel is full. Returns the nanoseconds spent waiting
+     * (backpressure), or -1 if {@code cancelled} became true while waiting (the element is not added).
+     */
+    public long put(Object element, BooleanSupplier cancelled, io.millrace.api.time.Clock clock) {
+        long waited = 0;
+        if (tail - head >= capacity) {
+            long start = clock.nanoTime();
+            waitingProducer = Thread.currentThread();
+            while (tail - head >= capacity) {
+                if (cancelled.getAsBoolean()) {
+                    waitingProducer = null;
+                    return -1;
+                }
+                LockSupport.parkNanos(this, 1_000_000L);
+            }
+            waitingProducer = null;
+            waited = Math.max(1, clock.nanoTime() - start);
+        }
+        long t = tail;
+        ring[(int) (t & mask)] = element;
+        tail = t + 1;
+        int fill = (int) (t + 1 - head);
+        if (fill > highWater) {
+            highWater = fill;
+        }
+        consumerSignal.signal();
+        return waited;
+    }
+
+    /** The next element, or null if the channel is empty. */
+    public Object poll() {
+        long h = head;
+        if (h == tail) {
+            return null;
+        }
+        int slot = (int) (h & mask);
+        Object e = ring[slot];
+        ring[slot] = null;
+        head = h + 1;
+        Thread producer = waitingProducer;
+        if (producer != null) {
+            LockSupport.unpark(producer);
+        }
+        return e;
+    }
+
+    public boolean isEmpty() {
+        return head == tail;
+    }
+
+    /** A batch to fill: a recycled one if there is one. */
+    public RecordBatch newBatch() {
+        RecordBatch b = recycled.poll();
+        return b != null ? b : new RecordBatch(batchSize);
+    }
+
+    /** Gives a consumed batch back to the producer. */
+    public void recycle(RecordBatch batch) {
+        batch.clear();
+        recycled.offer(batch);
+    }
+
+    public int size() {
+        return (int) (tail - head);
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int highWater() {
+        return highWater;
+    }
+
+    public ChannelMetrics metrics() {
+        return new ChannelMetrics(from, to, producerSubtask, consumerSubtask, size(), highWater, capacity);
+    }
+
+    @Override
+    public String toString() {
+        return from + "[" + producerSubtask + "] -> " + to + "[" + consumerSubtask + "]";
+    }
+}

@@ -1,0 +1,8 @@
+package io.millrace.runtime.exchange;
+
+/** Unwinds a task thread blocked on a full channel when the job is cancelled. Not an error. */
+public final class TaskCancelledException extends RuntimeException {
+    public TaskCancelledException() {
+        super("task cancelled", null, false, false);
+    }
+}

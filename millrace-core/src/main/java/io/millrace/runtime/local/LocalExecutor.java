@@ -1,0 +1,29 @@
+package io.millrace.runtime.local;
+
+import io.millrace.api.JobHandle;
+import io.millrace.api.plan.LogicalPlan;
+import io.millrace.api.plan.PlanExecutor;
+import io.millrace.runtime.plan.OperatorLowering;
+import io.millrace.runtime.plan.PhysicalPlan;
+import io.millrace.runtime.state.KeyedStateBackendFactory;
+
+/** Runs a pipeline in this JVM: one thread per task subtask, exchanges as in-memory channels. */
+public final class LocalExecutor implements PlanExecutor {
+    private final KeyedStateBackendFactory backends;
+
+    public LocalExecutor() {
+        this(StateBackends.heap());
+    }
+
+    public LocalExecutor(KeyedStateBackendFactory backends) {
+        this.backends = backends;
+    }
+
+    @Override
+    public JobHandle submit(LogicalPlan plan, String jobName) {
+        PhysicalPlan physical = PhysicalPlan.of(plan);
+        LocalJob job = new LocalJob(jobName, physical, backends, new OperatorLowering());
+        job.start();
+        return job;
+    }
+}

@@ -1,0 +1,173 @@
+package io.millrace.runtime.operator;
+
+import io.millrace.api.OutputTag;
+import io.millrace.api.functions.CoProcessFunction;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.time.TimerService;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.timer.VoidNamespace;
+
+/**
+ * Runs a {@link CoProcessFunction}. Keyed when the context has a key selector for input 0: each record
+ * then sets its key on the backend, and the two inputs share keyed state and timers. An input without a
+ * selector (a broadcast input of a keyed operator) runs with no current key, so state and timers refuse
+ * access during its records. Non-keyed, there are no timers. Task thread only.
+ */
+public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<OUT>
+        implements TwoInputOperator<A, B, OUT>, Triggerable<VoidNamespace> {
+    private final CoProcessFunction<A, B, OUT> function;
+    private KeyedStateBackend backend;
+    private KeySelector<Object, Object> keySelector1;
+    private KeySelector<Object, Object> keySelector2;
+    private TimerService timerService;
+    private final CallContext callContext = new CallContext();
+    private final TimestampedCollector collector = new TimestampedCollector();
+    private boolean closed;
+
+    public CoProcessOperator(CoProcessFunction<A, B, OUT> function) {
+        this.function = function;
+    }
+
+    @Override
+    public void open(OperatorContext context, Output<OUT> output) throws Exception {
+        super.open(context, output);
+        keySelector1 = context.keySelector(0);
+        if (keySelector1 != null) {
+            backend = context.keyedStateBackend();
+            if (backend == null) {
+                throw new IllegalStateException("operator '" + context.operatorName() + "' has keyed inputs but no keyed state backend");
+            }
+            keySelector2 = context.keySelector(1);
+            timerService = new VoidTimerService(backend.timerService("user-timers", this));
+        }
+        function.open(new OperatorRuntimeContext(context));
+    }
+
+    @Override
+    public void processRecord1(A value, long timestamp) throws Exception {
+        metrics.recordsIn++;
+        try {
+            if (backend != null) {
+                backend.setCurrentKey(keySelector1.getKey(value));
+            }
+            prepare(timestamp);
+            function.processElement1(value, callContext, collector);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    @Override
+    public void processRecord2(B value, long timestamp) throws Exception {
+        metrics.recordsIn++;
+        try {
+            if (backend != null) {
+                backend.setCurrentKey(keySelector2 == null ? null : keySelector2.getKey(value));
+            }
+            prepare(timestamp);
+            function.processElement2(value, callContext, collector);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    @Override
+    public void processWatermark(long watermark) throws Exception {
+        if (backend != null) {
+            backend.advanceWatermark(watermark);
+        }
+        super.processWatermark(watermark);
+    }
+
+    @Override
+    public void advanceProcessingTime(long now) throws Exception {
+        if (backend != null) {
+            backend.advanceProcessingTime(now);
+        }
+    }
+
+    @Override
+    public void onEventTime(long timestamp, VoidNamespace namespace) {
+        fire(timestamp);
+    }
+
+    @Override
+    public void onProcessingTime(long timestamp, VoidNamespace namespace) {
+        fire(timestamp);
+    }
+
+    /** Closes the function once, however often it is called. */
+    @Override
+    public void close() throws Exception {
+        if (!closed) {
+            closed = true;
+            function.close();
+        }
+    }
+
+    private void prepare(long timestamp) {
+        callContext.timestamp = timestamp;
+        collector.timestamp = timestamp;
+    }
+
+    private void fire(long timestamp) {
+        prepare(timestamp);
+        try {
+            function.onTimer(timestamp, callContext, collector);
+        } catch (Exception e) {
+            throw UserFunctionException.onTimer(context, timestamp, backend.currentKey(), e);
+        }
+    }
+
+    /** The context of the record or timer being processed; reused. */
+    private final class CallContext implements CoProcessFunction.Context {
+        long timestamp;
+
+        @Override
+        public long timestamp() {
+            return timestamp;
+        }
+
+        @Override
+        public Object currentKey() {
+            return backend == null ? null : backend.currentKey();
+        }
+
+        @Override
+        public TimerService timerService() {
+            if (backend == null) {
+                throw new IllegalStateException("operator '" + context.operatorName()
+                        + "': timers need keyed connected streams (keyBy on both inputs)");
+            }
+            if (backend.currentKey() == null) {
+                throw new IllegalStateException("operator '" + context.operatorName()
+                        + "': timers are not available while processing a record of the broadcast (non-keyed) input");
+            }
+            return timerService;
+        }
+
+        @Override
+        public long currentWatermark() {
+            return timerService != null ? timerService.currentWatermark() : currentWatermark;
+        }
+
+        @Override
+        public <X> void output(OutputTag<X> tag, X value) {
+            metrics.recordsOut++;
+            output.emit(tag, value, timestamp);
+        }
+    }
+
+    /** Emits with the timestamp of the record or timer being processed; reused. */
+    private final class TimestampedCollector implements Collector<OUT> {
+        long timestamp;
+
+        @Override
+        public void collect(OUT value) {
+            metrics.recordsOut++;
+            output.emit(value, timestamp);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.millrace.runtime.operator;
+
+import io.millrace.api.sink.Sink;
+import io.millrace.api.sink.SinkContext;
+import io.millrace.api.sink.SinkWriter;
+import io.millrace.api.time.Clock;
+
+/** Hands records to a {@link SinkWriter}; flushes it on every watermark advance and at the end. */
+public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {
+    private final Sink<T> sink;
+    private SinkWriter<T> writer;
+
+    public SinkOperator(Sink<T> sink) {
+        this.sink = sink;
+    }
+
+    @Override
+    public void open(OperatorContext ctx, Output<Void> output) throws Exception {
+        super.open(ctx, output);
+        writer = sink.createWriter(new SinkContext() {
+            @Override
+            public int subtaskIndex() {
+                return ctx.subtaskIndex();
+            }
+
+            @Override
+            public int parallelism() {
+                return ctx.parallelism();
+            }
+
+            @Override
+            public Clock clock() {
+                return ctx.clock();
+            }
+
+            @Override
+            public String sinkName() {
+                return ctx.operatorName();
+            }
+        });
+    }
+
+    @Override
+    public void processRecord(T value, long timestamp) {
+        try {
+            writer.write(value, timestamp);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    @Override
+    public void processWatermark(long watermark) throws Exception {
+        currentWatermark = watermark;
+        metrics.watermark(watermark);
+        writer.onWatermark(watermark);
+        writer.flush(false);
+    }
+
+    /** Makes buffered output visible; called by the task when it runs out of input for now. */
+    public void flushIdle() throws Exception {
+        writer.flush(false);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        writer.flush(true);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (writer != null) {
+            SinkWriter<T> w = writer;
+            writer = null;
+            w.close();
+        }
+    }
+}

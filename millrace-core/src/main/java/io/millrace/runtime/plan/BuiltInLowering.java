@@ -1,0 +1,42 @@
+package io.millrace.runtime.plan;
+
+import io.millrace.api.plan.OperatorSpec;
+import io.millrace.api.plan.Specs;
+import io.millrace.runtime.operator.FilterOperator;
+import io.millrace.runtime.operator.FlatMapOperator;
+import io.millrace.runtime.operator.MapOperator;
+import io.millrace.runtime.operator.ProcessOperator;
+import io.millrace.runtime.operator.SinkOperator;
+import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.runtime.operator.TimestampsOperator;
+
+/** Lowers the stateless built-in specs of {@link Specs}. */
+public final class BuiltInLowering implements SpecLowering {
+    @Override
+    public boolean handles(OperatorSpec spec) {
+        return spec instanceof Specs.MapSpec
+                || spec instanceof Specs.FilterSpec
+                || spec instanceof Specs.FlatMapSpec
+                || spec instanceof Specs.ProcessSpec
+                || spec instanceof Specs.TimestampsSpec
+                || spec instanceof Specs.SinkSpec;
+    }
+
+    @Override
+    public StreamOperator<?> create(OperatorSpec spec) {
+        if (spec instanceof Specs.MapSpec<?, ?> s) {
+            return new MapOperator<>(s.function());
+        } else if (spec instanceof Specs.FilterSpec<?> s) {
+            return new FilterOperator<>(s.function());
+        } else if (spec instanceof Specs.FlatMapSpec<?, ?> s) {
+            return new FlatMapOperator<>(s.function());
+        } else if (spec instanceof Specs.ProcessSpec<?, ?> s) {
+            return new ProcessOperator<>(s.function());
+        } else if (spec instanceof Specs.TimestampsSpec<?> s) {
+            return new TimestampsOperator<>(s.watermarks());
+        } else if (spec instanceof Specs.SinkSpec<?> s) {
+            return new SinkOperator<>(s.sink());
+        }
+        throw new IllegalArgumentException("not a built-in spec: " + spec);
+    }
+}

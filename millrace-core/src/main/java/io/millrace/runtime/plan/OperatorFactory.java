@@ -1,0 +1,10 @@
+package io.millrace.runtime.plan;
+
+import io.millrace.api.plan.LogicalNode;
+import io.millrace.runtime.operator.StreamOperator;
+
+/** Creates the physical operator of a logical node, a fresh one per subtask. */
+@FunctionalInterface
+public interface OperatorFactory {
+    StreamOperator<?> create(LogicalNode node, int subtask);
+}

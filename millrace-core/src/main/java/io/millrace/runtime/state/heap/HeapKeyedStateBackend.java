@@ -1,0 +1,266 @@
+package io.millrace.runtime.state.heap;
+
+import io.millrace.api.state.KeyedStateStore;
+import io.millrace.api.state.StateTtlConfig;
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.timer.HeapTimerService;
+import io.millrace.runtime.timer.InternalTimerService;
+import io.millrace.runtime.timer.Triggerable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Keyed state and timers of one operator subtask, on the Java heap. Each state is a
+ * {@link StateTable}: one hash table per owned key group, so that state can later be snapshotted,
+ * restored and moved between subtasks one key group at a time. {@link #setCurrentKey} computes the
+ * key's group and hash once; every state access then reads the tables of that group.
+ *
+ * <p>Single-threaded: only the task thread that owns the operator calls it.
+ */
+public final class HeapKeyedStateBackend implements KeyedStateBackend {
+    final Clock clock;
+    private final KeyGroupRange range;
+    private final int maxParallelism;
+    private final HeapStateStore store = new HeapStateStore(this);
+    private final Map<String, Registered> states = new LinkedHashMap<>();
+    private final List<StateTable> ttlTables = new ArrayList<>();
+    private final List<HeapTimerService<?>> timerServices = new ArrayList<>();
+    private final Map<String, HeapTimerService<?>> timerServicesByName = new LinkedHashMap<>();
+
+    /** The current key, null when none. */
+    private Object key;
+    /** The current key's hashCode and its group's index in the tables ({@code group - range.start()}). */
+    int keyHash;
+    int groupIndex = -1;
+
+    public HeapKeyedStateBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        if (range.end() >= maxParallelism) {
+            throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
+        }
+        this.range = range;
+        this.maxParallelism = maxParallelism;
+        this.clock = clock;
+    }
+
+    /** A state's kind (or "namespaced") and the object handed out for it. */
+    private record Registered(String kind, Object state, StateTable table) {}
+
+    /**
+     * Sets the current key; null clears it (state and timers then refuse access, for example while a
+     * broadcast record is processed). Fails with the key, its group and the owned range when this
+     * subtask does not own the key's group.
+     */
+    @Override
+    public void setCurrentKey(Object newKey) {
+        if (newKey == null) {
+            key = null;
+            groupIndex = -1;
+            return;
+        }
+        if (newKey == key) {
+            return;
+        }
+        int group = KeyGroups.keyGroupFor(newKey, maxParallelism);
+        if (!range.contains(group)) {
+            throw new IllegalArgumentException("key '" + newKey + "' is in key group " + group
+                    + ", outside this subtask's key groups " + rangeText(range) + " (maxParallelism " + maxParallelism
+                    + "): the input is not partitioned by this key");
+        }
+        key = newKey;
+        keyHash = newKey.hashCode();
+        groupIndex = group - range.start();
+    }
+
+    @Override
+    public Object currentKey() {
+        return key;
+    }
+
+    @Override
+    public int currentKeyGroup() {
+        return key == null ? -1 : groupIndex + range.start();
+    }
+
+    @Override
+    public KeyGroupRange keyGroupRange() {
+        return range;
+    }
+
+    @Override
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
+    @Override
+    public KeyedStateStore stateStore() {
+        return store;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <N, V> NamespacedState<N, V> namespacedState(String name) {
+        return (NamespacedState<N, V>) register(name, "namespaced", StateTtlConfig.DISABLED,
+                t -> new HeapNamespacedState<>(t));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <N> InternalTimerService<N> timerService(String name, Triggerable<N> target) {
+        HeapTimerService<?> existing = timerServicesByName.get(name);
+        if (existing != null) {
+            if (existing.target() != target) {
+                throw new IllegalArgumentException("timer service '" + name + "' is already bound to another target");
+            }
+            return (InternalTimerService<N>) existing;
+        }
+        HeapTimerService<N> service = new HeapTimerService<>(name, this, clock, target);
+        timerServicesByName.put(name, service);
+        timerServices.add(service);
+        return service;
+    }
+
+    /** Fires due event-time timers of all services in timestamp order, including ones registered meanwhile. */
+    @Override
+    public void advanceWatermark(long watermark) throws Exception {
+        for (HeapTimerService<?> s : timerServices) {
+            s.watermark(watermark);
+        }
+        while (true) {
+            HeapTimerService<?> next = null;
+            long earliest = watermark;
+            for (int i = 0; i < timerServices.size(); i++) {
+                HeapTimerService<?> s = timerServices.get(i);
+                long t = s.nextEventTime();
+                if (s.eventTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
+                    next = s;
+                    earliest = t;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            next.fireNextEventTimer();
+        }
+    }
+
+    /** Sweeps a bounded number of entries of every TTL state, then fires due processing-time timers. */
+    @Override
+    public void advanceProcessingTime(long now) throws Exception {
+        for (int i = 0; i < ttlTables.size(); i++) {
+            ttlTables.get(i).sweep(now, StateTable.TICK_SWEEP_STEPS);
+        }
+        while (true) {
+            HeapTimerService<?> next = null;
+            long earliest = now;
+            for (int i = 0; i < timerServices.size(); i++) {
+                HeapTimerService<?> s = timerServices.get(i);
+                long t = s.nextProcessingTime();
+                if (s.processingTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
+                    next = s;
+                    earliest = t;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            next.fireNextProcessingTimer();
+        }
+    }
+
+    @Override
+    public long entryCount() {
+        long n = 0;
+        for (Registered r : states.values()) {
+            n += r.table.size();
+        }
+        return n;
+    }
+
+    /** Live event-time timers over all timer services. */
+    public int eventTimeTimerCount() {
+        int n = 0;
+        for (HeapTimerService<?> s : timerServices) {
+            n += s.eventTimerCount();
+        }
+        return n;
+    }
+
+    /** Live processing-time timers over all timer services. */
+    public int processingTimeTimerCount() {
+        int n = 0;
+        for (HeapTimerService<?> s : timerServices) {
+            n += s.processingTimerCount();
+        }
+        return n;
+    }
+
+    /** Names of the registered states, in registration order. */
+    public List<String> stateNames() {
+        return List.copyOf(states.keySet());
+    }
+
+    /** Visits the stored (key, value) pairs of one state in one owned key group. */
+    void forEachEntry(String stateName, int keyGroup, BiConsumer<Object, Object> action) {
+        Registered r = states.get(stateName);
+        if (r == null) {
+            throw new IllegalArgumentException("no state named '" + stateName + "'");
+        }
+        r.table.forEachInGroup(keyGroup, action);
+    }
+
+    @Override
+    public void close() {
+        states.clear();
+        ttlTables.clear();
+        timerServices.clear();
+        timerServicesByName.clear();
+        key = null;
+        groupIndex = -1;
+    }
+
+    /** The current key, or a clear failure naming the state when there is none. */
+    Object requireKey(StateTable table) {
+        Object k = key;
+        if (k == null) {
+            throw new IllegalStateException("state '" + table.name
+                    + "' needs a current key: keyed state is only available while processing a keyed record or timer");
+        }
+        return k;
+    }
+
+    /** Gets or creates a state; the same name with another kind is refused. */
+    Object register(String name, String kind, StateTtlConfig ttl, Function<StateTable, Object> factory) {
+        return register(name, kind, () -> new StateTable(name, this, ttl, true), factory);
+    }
+
+    Object register(String name, String kind, java.util.function.Supplier<StateTable> tableFactory,
+            Function<StateTable, Object> factory) {
+        Registered r = states.get(name);
+        if (r != null) {
+            if (!r.kind.equals(kind)) {
+                throw new IllegalArgumentException("state '" + name + "' is already registered as " + r.kind
+                        + " state, cannot register it again as " + kind + " state");
+            }
+            return r.state;
+        }
+        StateTable table = tableFactory.get();
+        Object state = factory.apply(table);
+        states.put(name, new Registered(kind, state, table));
+        if (table.hasTtl()) {
+            ttlTables.add(table);
+        }
+        return state;
+    }
+
+    private static String rangeText(KeyGroupRange r) {
+        return "[" + r.start() + ", " + r.end() + "]";
+    }
+}

@@ -1,0 +1,46 @@
+package io.millrace.runtime.state.heap;
+
+import io.millrace.api.functions.ReduceFunction;
+import io.millrace.api.state.ReducingState;
+import io.millrace.runtime.state.heap.KeyTable.Entry;
+import java.util.Objects;
+
+/** Reducing state: the table holds the reduced value. */
+final class HeapReducingState<T> implements ReducingState<T> {
+    private final StateTable table;
+    private final ReduceFunction<T> reducer;
+
+    HeapReducingState(StateTable table, ReduceFunction<T> reducer) {
+        this.table = table;
+        this.reducer = reducer;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public T get() {
+        return (T) table.get();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void add(T value) {
+        Objects.requireNonNull(value, () -> "reducing state '" + table.name + "' does not accept null");
+        Entry e = table.entry(true);
+        if (e == null) {
+            table.insert(value);
+            return;
+        }
+        try {
+            e.value = reducer.reduce((T) e.value, value);
+        } catch (RuntimeException ex) {
+            throw ex;
+        } catch (Exception ex) {
+            throw new IllegalStateException("reduce function of state '" + table.name + "' failed", ex);
+        }
+    }
+
+    @Override
+    public void clear() {
+        table.remove();
+    }
+}

@@ -1,0 +1,197 @@
+package io.millrace.runtime.state.heap;
+
+import java.util.function.BiConsumer;
+
+/**
+ * The entries of one state in one key group: a chained hash table from key to value. Chained (rather
+ * than {@link java.util.HashMap}) so that the TTL sweep can keep a plain slot cursor across calls
+ * while the table changes, and so that TTL entries can carry their expiry inline. Single-threaded.
+ */
+final class KeyTable {
+    private static final int MIN_CAPACITY = 4;
+
+    private final boolean ttl;
+    private Entry[] slots = new Entry[0];
+    private int size;
+
+    KeyTable(boolean ttl) {
+        this.ttl = ttl;
+    }
+
+    /** One key's value; {@code expiry} is meaningful only in TTL tables. */
+    static class Entry {
+        final Object key;
+        final int hash;
+        Object value;
+        Entry next;
+
+        Entry(Object key, int hash, Object value) {
+            this.key = key;
+            this.hash = hash;
+            this.value = value;
+        }
+
+        long expiry() {
+            return Long.MAX_VALUE;
+        }
+
+        void expiry(long time) {
+            throw new IllegalStateException("not a TTL entry");
+        }
+    }
+
+    /** An entry of a TTL-enabled state: the only kind that pays for a timestamp. */
+    static final class TtlEntry extends Entry {
+        private long expiry;
+
+        TtlEntry(Object key, int hash, Object value, long expiry) {
+            super(key, hash, value);
+            this.expiry = expiry;
+        }
+
+        @Override
+        long expiry() {
+            return expiry;
+        }
+
+        @Override
+        void expiry(long time) {
+            this.expiry = time;
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    int capacity() {
+        return slots.length;
+    }
+
+    /** The entry of {@code key} (with {@code hash == key.hashCode()}), or null. */
+    Entry find(Object key, int hash) {
+        Entry[] s = slots;
+        if (s.length == 0) {
+            return null;
+        }
+        for (Entry e = s[index(hash, s.length)]; e != null; e = e.next) {
+            if (e.hash == hash && (e.key == key || e.key.equals(key))) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** Adds an entry for a key that has none. */
+    Entry insert(Object key, int hash, Object value, long expiry) {
+        if (size >= slots.length - (slots.length >>> 2)) {
+            resize(Math.max(MIN_CAPACITY, slots.length * 2));
+        }
+        Entry e = ttl ? new TtlEntry(key, hash, value, expiry) : new Entry(key, hash, value);
+        int i = index(hash, slots.length);
+        e.next = slots[i];
+        slots[i] = e;
+        size++;
+        return e;
+    }
+
+    /** Removes the entry of {@code key}; returns its value or null when absent. */
+    Object remove(Object key, int hash) {
+        if (slots.length == 0) {
+            return null;
+        }
+        int i = index(hash, slots.length);
+        Entry prev = null;
+        for (Entry e = slots[i]; e != null; prev = e, e = e.next) {
+            if (e.hash == hash && (e.key == key || e.key.equals(key))) {
+                unlink(i, prev, e);
+                shrinkIfSparse();
+                return e.value;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Removes the entries of slot {@code slot} that {@code expired} says are dead; returns the number
+     * of entries visited. The slot index stays valid as a cursor across resizes (it may then revisit or
+     * skip a few entries, which a sweep tolerates).
+     */
+    int sweepSlot(int slot, long now, ExpiryCheck expired) {
+        if (slot >= slots.length) {
+            return 0;
+        }
+        int visited = 0;
+        Entry prev = null;
+        Entry e = slots[slot];
+        while (e != null) {
+            Entry next = e.next;
+            visited++;
+            if (expired.isDead(e, now)) {
+                unlink(slot, prev, e);
+            } else {
+                prev = e;
+            }
+            e = next;
+        }
+        shrinkIfSparse();
+        return visited;
+    }
+
+    /** Visits every entry as (key, stored value); the action must not change the table. */
+    void forEach(BiConsumer<Object, Object> action) {
+        for (Entry head : slots) {
+            for (Entry e = head; e != null; e = e.next) {
+                action.accept(e.key, e.value);
+            }
+        }
+    }
+
+    /** Decides during a sweep whether an entry is dead; may prune the entry's value in place. */
+    interface ExpiryCheck {
+        boolean isDead(Entry entry, long now);
+    }
+
+    private void unlink(int slot, Entry prev, Entry e) {
+        if (prev == null) {
+            slots[slot] = e.next;
+        } else {
+            prev.next = e.next;
+        }
+        e.next = null;
+        size--;
+    }
+
+    /** Gives memory back once most keys are gone, so a burst of transient keys leaves no large table. */
+    private void shrinkIfSparse() {
+        if (size == 0) {
+            slots = new Entry[0];
+        } else if (slots.length > 64 && size < slots.length >>> 3) {
+            resize(slots.length >>> 1);
+        }
+    }
+
+    private void resize(int capacity) {
+        Entry[] old = slots;
+        Entry[] fresh = new Entry[capacity];
+        for (Entry head : old) {
+            Entry e = head;
+            while (e != null) {
+                Entry next = e.next;
+                int i = index(e.hash, capacity);
+                e.next = fresh[i];
+                fresh[i] = e;
+                e = next;
+            }
+        }
+        slots = fresh;
+    }
+
+    /**
+     * Fibonacci hashing on the high bits: the key group was chosen from a murmur mix of the same hash,
+     * so the slot must not depend on the same low bits, or a group's keys would share slots.
+     */
+    private static int index(int hash, int capacity) {
+        return (hash * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(capacity));
+    }
+}

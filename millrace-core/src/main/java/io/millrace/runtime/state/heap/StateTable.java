@@ -1,0 +1,136 @@
+package io.millrace.runtime.state.heap;
+
+import io.millrace.api.state.StateTtlConfig;
+import io.millrace.runtime.state.heap.KeyTable.Entry;
+import java.util.function.BiConsumer;
+
+/**
+ * The storage of one named state: one {@link KeyTable} per owned key group, indexed by
+ * {@code keyGroup - range.start()}, so that a snapshot or a rescale can take or restore one group at
+ * a time. Accesses are for the backend's current key. With TTL, entries carry an expiry; an expired
+ * entry is removed when touched, and an incremental sweep (a cursor over the groups and their slots)
+ * removes the ones nobody touches again. Task thread only.
+ */
+class StateTable implements KeyTable.ExpiryCheck {
+    /** Slots the sweep visits on each access of a TTL state. */
+    static final int ACCESS_SWEEP_STEPS = 4;
+    /** Slots the sweep visits per TTL state on each processing-time tick. */
+    static final int TICK_SWEEP_STEPS = 4096;
+
+    final String name;
+    final HeapKeyedStateBackend backend;
+    private final KeyTable[] groups;
+    /** Time to live in ms, 0 without TTL. */
+    final long ttlMillis;
+    final boolean refreshOnRead;
+    /** Whether whole entries expire (false for map state, whose entries expire one by one inside). */
+    private final boolean entryTtl;
+    private int sweepGroup;
+    private int sweepSlot;
+
+    StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl) {
+        this.name = name;
+        this.backend = backend;
+        this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
+        this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
+        this.entryTtl = entryTtl && ttl.enabled();
+        this.groups = new KeyTable[backend.keyGroupRange().size()];
+        for (int i = 0; i < groups.length; i++) {
+            groups[i] = new KeyTable(this.entryTtl);
+        }
+    }
+
+    final boolean hasTtl() {
+        return ttlMillis != 0;
+    }
+
+    /** The current key's value for reading, or null when absent or expired. */
+    final Object get() {
+        Entry e = entry(false);
+        return e == null ? null : e.value;
+    }
+
+    /**
+     * The current key's live entry, or null. With {@code write} (the caller is about to change the
+     * value in place) or with TTL refreshed on read, the entry's expiry restarts.
+     */
+    final Entry entry(boolean write) {
+        HeapKeyedStateBackend b = backend;
+        Object key = b.requireKey(this);
+        KeyTable table = groups[b.groupIndex];
+        if (ttlMillis == 0) {
+            return table.find(key, b.keyHash);
+        }
+        long now = b.clock.millis();
+        sweep(now, ACCESS_SWEEP_STEPS);
+        Entry e = table.find(key, b.keyHash);
+        if (e == null || !entryTtl) {
+            return e;
+        }
+        if (e.expiry() <= now) {
+            table.remove(key, b.keyHash);
+            return null;
+        }
+        if (write || refreshOnRead) {
+            e.expiry(now + ttlMillis);
+        }
+        return e;
+    }
+
+    /** Sets the current key's value (a write). */
+    final void put(Object value) {
+        Entry e = entry(true);
+        if (e == null) {
+            insert(value);
+        } else {
+            e.value = value;
+        }
+    }
+
+    /** Adds an entry for the current key, which must have none (callers checked with {@link #entry}). */
+    final Entry insert(Object value) {
+        HeapKeyedStateBackend b = backend;
+        long expiry = entryTtl ? b.clock.millis() + ttlMillis : Long.MAX_VALUE;
+        return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash, value, expiry);
+    }
+
+    /** Removes the current key's entry, if any. */
+    final void remove() {
+        HeapKeyedStateBackend b = backend;
+        groups[b.groupIndex].remove(b.requireKey(this), b.keyHash);
+    }
+
+    /** Entries over all groups, live or expired but not yet swept. */
+    final long size() {
+        long n = 0;
+        for (KeyTable t : groups) {
+            n += t.size();
+        }
+        return n;
+    }
+
+    /** Visits the stored (key, value) pairs of one owned key group: the unit of snapshots and rescaling. */
+    final void forEachInGroup(int keyGroup, BiConsumer<Object, Object> action) {
+        groups[keyGroup - backend.keyGroupRange().start()].forEach(action);
+    }
+
+    /** Visits up to about {@code steps} slots and entries from the cursor, removing expired entries. */
+    final void sweep(long now, int steps) {
+        int done = 0;
+        while (done < steps) {
+            KeyTable t = groups[sweepGroup];
+            if (sweepSlot >= t.capacity()) {
+                sweepGroup = sweepGroup + 1 == groups.length ? 0 : sweepGroup + 1;
+                sweepSlot = 0;
+                done++;
+            } else {
+                done += 1 + t.sweepSlot(sweepSlot++, now, this);
+            }
+        }
+    }
+
+    @Override
+    public boolean isDead(Entry entry, long now) {
+        return entry.expiry() <= now;
+    }
+}

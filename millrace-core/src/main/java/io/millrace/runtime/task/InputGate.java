@@ -1,0 +1,139 @@
+package io.millrace.runtime.task;
+
+import io.millrace.runtime.exchange.Channel;
+import java.util.List;
+
+/**
+ * The consumer side of all channels into one subtask. Polls them round robin and keeps, per channel,
+ * the watermark, idleness and end of input; the subtask's input watermark is the minimum over channels
+ * that are neither idle nor ended, and never goes back. Used by the task thread only.
+ */
+final class InputGate {
+    /** One incoming channel and what is known of it. */
+    static final class InputChannel {
+        final Channel channel;
+        final int inputIndex;
+        long watermark = Long.MIN_VALUE;
+        boolean idle;
+        boolean ended;
+
+        InputChannel(Channel channel, int inputIndex) {
+            this.channel = channel;
+            this.inputIndex = inputIndex;
+        }
+    }
+
+    private final InputChannel[] inputs;
+    private int next;
+    private int endedCount;
+    private long watermark = Long.MIN_VALUE;
+
+    InputGate(List<InputChannel> inputs) {
+        this.inputs = inputs.toArray(new InputChannel[0]);
+    }
+
+    /** The channel the last polled element came from. */
+    private InputChannel current;
+
+    /** The next element of any channel, or null if none has one now. */
+    Object poll() {
+        int n = inputs.length;
+        for (int i = 0; i < n; i++) {
+            InputChannel in = inputs[next];
+            next = next + 1 == n ? 0 : next + 1;
+            Object e = in.channel.poll();
+            if (e != null) {
+                current = in;
+                return e;
+            }
+        }
+        return null;
+    }
+
+    InputChannel current() {
+        return current;
+    }
+
+    boolean hasData() {
+        for (InputChannel in : inputs) {
+            if (!in.channel.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Records a channel's watermark; returns the new subtask watermark if it advanced, else Long.MIN_VALUE. */
+    long onWatermark(InputChannel in, long wm) {
+        if (wm > in.watermark) {
+            in.watermark = wm;
+        }
+        in.idle = false;
+        return recompute();
+    }
+
+    /** Records a channel's idleness; returns the new subtask watermark if it advanced, else Long.MIN_VALUE. */
+    long onIdle(InputChannel in, boolean idle) {
+        in.idle = idle;
+        return recompute();
+    }
+
+    /** Records a channel's end; returns the new subtask watermark if it advanced, else Long.MIN_VALUE. */
+    long onEnd(InputChannel in) {
+        if (!in.ended) {
+            in.ended = true;
+            endedCount++;
+        }
+        return recompute();
+    }
+
+    boolean allEnded() {
+        return endedCount == inputs.length;
+    }
+
+    /** True when every live channel is idle (so this subtask is idle for its consumers). */
+    boolean allIdle() {
+        boolean anyLive = false;
+        for (InputChannel in : inputs) {
+            if (!in.ended) {
+                anyLive = true;
+                if (!in.idle) {
+                    return false;
+                }
+            }
+        }
+        return anyLive;
+    }
+
+    long watermark() {
+        return watermark;
+    }
+
+    /** Minimum over channels that are not idle; an ended channel counts with watermark +∞. */
+    private long recompute() {
+        long min = Long.MAX_VALUE;
+        boolean anyActive = false;
+        for (InputChannel in : inputs) {
+            if (in.ended) {
+                anyActive = true;
+            } else if (!in.idle) {
+                anyActive = true;
+                if (in.watermark < min) {
+                    min = in.watermark;
+                }
+            }
+        }
+        if (!anyActive) {
+            return Long.MIN_VALUE; // every channel idle: hold the watermark where it is
+        }
+        if (min > watermark) {
+            watermark = min;
+            return min;
+        }
+        return Long.MIN_VALUE;
+    }
+
+    int size() {
+        return inputs.length;
+    }
+}

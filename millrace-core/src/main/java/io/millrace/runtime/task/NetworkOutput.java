@@ -1,0 +1,38 @@
+package io.millrace.runtime.task;
+
+import io.millrace.api.OutputTag;
+import io.millrace.runtime.exchange.ControlElement;
+import io.millrace.runtime.exchange.RecordWriter;
+import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.operator.Output;
+
+/** Sends an operator's output over an exchange edge to the subtasks of another task. */
+final class NetworkOutput<T> implements Output<T> {
+    private final RecordWriter writer;
+    private final OperatorMetricGroup from;
+    private long lastWatermark = Long.MIN_VALUE;
+
+    NetworkOutput(RecordWriter writer, OperatorMetricGroup from) {
+        this.writer = writer;
+        this.from = from;
+    }
+
+    @Override
+    public void emit(T value, long timestamp) {
+        from.recordsOut++;
+        writer.emit(value, timestamp);
+    }
+
+    @Override
+    public <X> void emit(OutputTag<X> tag, X value, long timestamp) {
+        // side outputs reach a network edge only through the router, as main records of that edge
+    }
+
+    @Override
+    public void emitWatermark(long watermark) {
+        if (watermark > lastWatermark) {
+            lastWatermark = watermark;
+            writer.broadcastControl(new ControlElement.WatermarkElement(watermark));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.millrace.runtime.task;
+
+import io.millrace.api.source.InputStatus;
+import io.millrace.api.source.SourceSplit;
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.exchange.TaskSignal;
+import io.millrace.runtime.operator.Output;
+import io.millrace.runtime.source.SourceOperator;
+import java.util.List;
+
+/**
+ * A task whose head is a source reader. It polls the reader only while every output channel can take
+ * a batch: when one is full, the source pauses (counted in {@code sourcePauses}) and reads nothing until
+ * the consumer catches up. That is how backpressure reaches the source.
+ */
+final class SourceTask extends Task {
+    private static final long NOTHING_AVAILABLE_PARK_NANOS = 1_000_000L;
+    private static final long PAUSE_PARK_NANOS = 200_000L;
+    private SourceOperator<Object> source;
+    private Output<Object> sourceOutput;
+    private List<SourceSplit> splits;
+
+    SourceTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
+        super(name, subtask, clock, signal, host, bufferTimeoutNanos);
+    }
+
+    void setSource(SourceOperator<Object> source, Output<Object> output, List<SourceSplit> splits) {
+        this.source = source;
+        this.sourceOutput = output;
+        this.splits = splits;
+    }
+
+    @Override
+    protected void runLoop() throws Exception {
+        try {
+            source.start(splits);
+            while (!host.cancelled()) {
+                runMailsAndTimers();
+                if (!writersWritable()) {
+                    pauseForBackpressure();
+                    continue;
+                }
+                InputStatus status = source.poll();
+                publishIdle(source.isIdle());
+                if (status == InputStatus.END_OF_INPUT) {
+                    publishIdle(false);
+                    sourceOutput.emitWatermark(Long.MAX_VALUE);
+                    endOfInput();
+                    flushAll();
+                    return;
+                }
+                if (status == InputStatus.NOTHING_AVAILABLE) {
+                    flushAll();
+                    idleWait(NOTHING_AVAILABLE_PARK_NANOS);
+                } else {
+                    flushIfDue();
+                }
+            }
+        } finally {
+            source.close();
+        }
+    }
+
+    private void pauseForBackpressure() {
+        sourcePauses++;
+        long start = clock.nanoTime();
+        while (!writersWritable() && !host.cancelled() && !hasMail()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(this, PAUSE_PARK_NANOS);
+        }
+        pausedNanos += clock.nanoTime() - start;
+    }
+
+    @Override
+    protected boolean inputAvailable() {
+        return false;
+    }
+}

@@ -1,0 +1,109 @@
+package io.millrace.runtime.task;
+
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.exchange.ControlElement;
+import io.millrace.runtime.exchange.RecordBatch;
+import io.millrace.runtime.exchange.TaskSignal;
+import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.runtime.operator.TwoInputOperator;
+
+/**
+ * A task whose head operator reads from exchange channels: batches go record by record into the head
+ * (and through the chain by direct calls); watermarks, idleness and end of input are combined over the
+ * channels by the input gate.
+ */
+final class StreamTask extends Task {
+    private static final long IDLE_PARK_NANOS = 5_000_000L;
+    private InputGate gate;
+    private StreamOperator<Object> head;
+    private OneInputOperator<Object, ?> oneInput;
+    private TwoInputOperator<Object, Object, ?> twoInput;
+    private OperatorMetricGroup headMetrics;
+    private boolean inputEnded;
+
+    StreamTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
+        super(name, subtask, clock, signal, host, bufferTimeoutNanos);
+    }
+
+    @SuppressWarnings("unchecked")
+    void setInput(InputGate gate) {
+        this.gate = gate;
+        ChainMember first = chain.get(0);
+        this.head = first.operator();
+        this.headMetrics = first.metrics();
+        if (head instanceof TwoInputOperator<?, ?, ?> two) {
+            twoInput = (TwoInputOperator<Object, Object, ?>) two;
+        } else {
+            oneInput = (OneInputOperator<Object, ?>) head;
+        }
+    }
+
+    @Override
+    protected void runLoop() throws Exception {
+        while (!host.cancelled()) {
+            runMailsAndTimers();
+            Object element = gate.poll();
+            if (element == null) {
+                flushAll();
+                if (inputEnded) {
+                    return;
+                }
+                idleWait(IDLE_PARK_NANOS);
+                continue;
+            }
+            InputGate.InputChannel in = gate.current();
+            if (element instanceof RecordBatch batch) {
+                processBatch(batch, in.inputIndex);
+                in.channel.recycle(batch);
+                flushIfDue();
+            } else {
+                processControl((ControlElement) element, in);
+                if (inputEnded) {
+                    endOfInput();
+                    return;
+                }
+            }
+        }
+    }
+
+    private void processBatch(RecordBatch batch, int inputIndex) throws Exception {
+        int n = batch.size();
+        headMetrics.recordsIn += n;
+        if (oneInput != null) {
+            for (int i = 0; i < n; i++) {
+                oneInput.processRecord(batch.value(i), batch.timestamp(i));
+            }
+        } else if (inputIndex == 0) {
+            for (int i = 0; i < n; i++) {
+                twoInput.processRecord1(batch.value(i), batch.timestamp(i));
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                twoInput.processRecord2(batch.value(i), batch.timestamp(i));
+            }
+        }
+    }
+
+    private void processControl(ControlElement element, InputGate.InputChannel in) throws Exception {
+        long advanced;
+        if (element instanceof ControlElement.WatermarkElement wm) {
+            advanced = gate.onWatermark(in, wm.watermark());
+        } else if (element instanceof ControlElement.IdleStatus status) {
+            advanced = gate.onIdle(in, status.idle());
+        } else {
+            advanced = gate.onEnd(in);
+            inputEnded = gate.allEnded();
+        }
+        if (advanced != Long.MIN_VALUE) {
+            head.processWatermark(advanced);
+        }
+        publishIdle(!inputEnded && gate.allIdle());
+    }
+
+    @Override
+    protected boolean inputAvailable() {
+        return gate.hasData();
+    }
+}

@@ -1,0 +1,263 @@
+package io.millrace.runtime.task;
+
+import io.millrace.api.OutputTag;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.plan.LogicalNode;
+import io.millrace.api.plan.Partitioning;
+import io.millrace.api.plan.Specs;
+import io.millrace.api.source.Source;
+import io.millrace.api.source.SourceReader;
+import io.millrace.api.source.SourceReaderContext;
+import io.millrace.api.source.SourceSplit;
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.exchange.Channel;
+import io.millrace.runtime.exchange.RecordWriter;
+import io.millrace.runtime.exchange.TaskSignal;
+import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.operator.Output;
+import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.runtime.plan.OperatorFactory;
+import io.millrace.runtime.plan.PhysicalPlan;
+import io.millrace.runtime.plan.PhysicalPlan.Chain;
+import io.millrace.runtime.plan.PhysicalPlan.Edge;
+import io.millrace.runtime.source.SourceOperator;
+import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.KeyedStateBackendFactory;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Instantiates a physical plan: one task per chain and subtask, a channel per producer and consumer
+ * subtask of every exchange edge, the operators with their contexts, and their outputs wired to the
+ * chained successors and record writers.
+ */
+public final class TaskWiring {
+    /** Everything a running job consists of. */
+    public record Wired(List<Task> tasks, List<Channel> channels, List<OperatorMetricGroup> operatorMetrics, List<KeyedStateBackend> backends) {}
+
+    private final PhysicalPlan plan;
+    private final PipelineConfig config;
+    private final Clock clock;
+    private final TaskHost host;
+    private final KeyedStateBackendFactory backends;
+    private final OperatorFactory operators;
+    private final Map<Chain, TaskSignal[]> signals = new IdentityHashMap<>();
+    private final Map<Chain, Task[]> tasks = new IdentityHashMap<>();
+    private final Map<Edge, RecordWriter[]> writers = new IdentityHashMap<>();
+    private final Map<Chain, List<List<InputGate.InputChannel>>> gates = new IdentityHashMap<>();
+    private final List<Channel> allChannels = new ArrayList<>();
+    private final List<OperatorMetricGroup> allMetrics = new ArrayList<>();
+    private final List<KeyedStateBackend> allBackends = new ArrayList<>();
+
+    public TaskWiring(PhysicalPlan plan, TaskHost host, KeyedStateBackendFactory backends, OperatorFactory operators) {
+        this.plan = plan;
+        this.config = plan.logical().config();
+        this.clock = config.clock();
+        this.host = host;
+        this.backends = backends;
+        this.operators = operators;
+    }
+
+    public Wired wire() throws Exception {
+        long bufferTimeoutNanos = config.bufferTimeout().toNanos();
+        for (Chain c : plan.chains()) {
+            TaskSignal[] s = new TaskSignal[c.parallelism()];
+            Task[] t = new Task[c.parallelism()];
+            List<List<InputGate.InputChannel>> g = new ArrayList<>();
+            boolean source = c.head().spec() instanceof Specs.SourceSpec;
+            for (int i = 0; i < s.length; i++) {
+                s[i] = new TaskSignal();
+                t[i] = source
+                        ? new SourceTask(c.name(), i, clock, s[i], host, bufferTimeoutNanos)
+                        : new StreamTask(c.name(), i, clock, s[i], host, bufferTimeoutNanos);
+                g.add(new ArrayList<>());
+            }
+            signals.put(c, s);
+            tasks.put(c, t);
+            gates.put(c, g);
+        }
+        for (Edge e : plan.edges()) {
+            if (!e.chained()) {
+                wireExchange(e);
+            }
+        }
+        for (Chain c : plan.chains()) {
+            for (int i = 0; i < c.parallelism(); i++) {
+                wireChain(c, i);
+            }
+        }
+        List<Task> all = new ArrayList<>();
+        for (Chain c : plan.chains()) {
+            all.addAll(List.of(tasks.get(c)));
+        }
+        return new Wired(all, allChannels, allMetrics, allBackends);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void wireExchange(Edge e) {
+        Chain from = plan.chainOf(e.from());
+        Chain to = plan.chainOf(e.to());
+        int pFrom = from.parallelism();
+        int pTo = to.parallelism();
+        RecordWriter[] ws = new RecordWriter[pFrom];
+        String edgeName = e.describe();
+        for (int i = 0; i < pFrom; i++) {
+            Channel[] chs;
+            if (e.partitioning() == Partitioning.FORWARD) {
+                chs = new Channel[] {channel(e, i, i)};
+            } else {
+                chs = new Channel[pTo];
+                for (int j = 0; j < pTo; j++) {
+                    chs[j] = channel(e, i, j);
+                }
+            }
+            Task producer = tasks.get(from)[i];
+            ws[i] = new RecordWriter(edgeName, chs, e.partitioning(), (KeySelector<Object, Object>) e.logical().keySelector(),
+                    config.maxParallelism(), i, host::cancelled, clock);
+            producer.addWriter(ws[i]);
+        }
+        writers.put(e, ws);
+    }
+
+    private Channel channel(Edge e, int producer, int consumer) {
+        Chain to = plan.chainOf(e.to());
+        Channel ch = new Channel(e.from().name(), producer, e.to().name(), consumer, config.channelCapacity(), config.batchSize(),
+                signals.get(to)[consumer]);
+        gates.get(to).get(consumer).add(new InputGate.InputChannel(ch, e.inputIndex()));
+        allChannels.add(ch);
+        return ch;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void wireChain(Chain c, int subtask) throws Exception {
+        Task task = tasks.get(c)[subtask];
+        Map<LogicalNode, StreamOperator<Object>> ops = new IdentityHashMap<>();
+        Map<LogicalNode, OperatorMetricGroup> metrics = new IdentityHashMap<>();
+        Map<LogicalNode, io.millrace.runtime.operator.OperatorContext> contexts = new IdentityHashMap<>();
+        for (LogicalNode n : c.members()) {
+            OperatorMetricGroup m = new OperatorMetricGroup(n.name(), subtask);
+            allMetrics.add(m);
+            metrics.put(n, m);
+            contexts.put(n, context(n, subtask, m));
+            if (!(n.spec() instanceof Specs.SourceSpec)) {
+                ops.put(n, (StreamOperator<Object>) operators.create(n, subtask));
+            }
+        }
+        // outputs: built after all operators of the chain exist
+        Map<LogicalNode, Output<Object>> outputs = new IdentityHashMap<>();
+        for (LogicalNode n : c.members()) {
+            outputs.put(n, output(n, subtask, ops, metrics));
+        }
+        for (LogicalNode n : c.members()) {
+            if (ops.containsKey(n)) {
+                task.addMember(new ChainMember(ops.get(n), contexts.get(n), outputs.get(n), metrics.get(n)));
+            }
+        }
+        if (task instanceof SourceTask st) {
+            LogicalNode head = c.head();
+            Specs.SourceSpec<Object> spec = (Specs.SourceSpec<Object>) head.spec();
+            io.millrace.runtime.operator.OperatorContext ctx = contexts.get(head);
+            SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx));
+            SourceOperator<Object> op = new SourceOperator<>(reader, spec.watermarks(), spec.badRecords(), ctx, outputs.get(head));
+            st.setSource(op, outputs.get(head), splitsFor(head, (Source<Object, SourceSplit>) spec.source(), subtask, c.parallelism()));
+        } else {
+            ((StreamTask) task).setInput(new InputGate(gates.get(c).get(subtask)));
+        }
+    }
+
+    private final Map<LogicalNode, List<SourceSplit>> splits = new IdentityHashMap<>();
+
+    private List<SourceSplit> splitsFor(LogicalNode node, Source<Object, SourceSplit> source, int subtask, int parallelism) throws Exception {
+        List<SourceSplit> all = splits.get(node);
+        if (all == null) {
+            all = new ArrayList<>(source.createSplits(parallelism));
+            splits.put(node, all);
+        }
+        List<SourceSplit> mine = new ArrayList<>();
+        for (int k = subtask; k < all.size(); k += parallelism) {
+            mine.add(all.get(k));
+        }
+        return mine;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Output<Object> output(LogicalNode n, int subtask, Map<LogicalNode, StreamOperator<Object>> ops,
+            Map<LogicalNode, OperatorMetricGroup> metrics) {
+        List<Output<Object>> main = new ArrayList<>();
+        Map<OutputTag<?>, List<Output<Object>>> sides = new LinkedHashMap<>();
+        for (Edge e : plan.outgoing(n)) {
+            Output<Object> o;
+            if (e.chained()) {
+                o = new ChainedOutput<>((OneInputOperator<Object, ?>) ops.get(e.to()), metrics.get(n), metrics.get(e.to()));
+            } else {
+                o = new NetworkOutput<>(writers.get(e)[subtask], metrics.get(n));
+            }
+            if (e.sideOutput() == null) {
+                main.add(o);
+            } else {
+                sides.computeIfAbsent(e.sideOutput(), k -> new ArrayList<>()).add(o);
+            }
+        }
+        if (sides.isEmpty() && main.size() == 1) {
+            return main.get(0);
+        }
+        if (sides.isEmpty() && main.isEmpty()) {
+            return new DiscardingOutput<>();
+        }
+        return new OutputRouter<>(main, sides);
+    }
+
+    @SuppressWarnings("unchecked")
+    private io.millrace.runtime.operator.OperatorContext context(LogicalNode n, int subtask, OperatorMetricGroup m) {
+        int p = plan.parallelism(n);
+        int maxP = config.maxParallelism();
+        KeyedStateBackend backend = null;
+        KeySelector<Object, Object> k0 = null;
+        KeySelector<Object, Object> k1 = null;
+        for (Edge e : plan.incoming(n)) {
+            if (e.partitioning() == Partitioning.HASH) {
+                KeySelector<Object, Object> k = (KeySelector<Object, Object>) e.logical().keySelector();
+                if (e.inputIndex() == 0 && k0 == null) {
+                    k0 = k;
+                } else if (e.inputIndex() == 1 && k1 == null) {
+                    k1 = k;
+                }
+            }
+        }
+        if (plan.keyed(n)) {
+            backend = backends.create(n.name(), KeyGroups.rangeFor(subtask, maxP, p), maxP, clock);
+            allBackends.add(backend);
+        }
+        return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1);
+    }
+
+    private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx) {
+        return new SourceReaderContext() {
+            @Override
+            public int subtaskIndex() {
+                return ctx.subtaskIndex();
+            }
+
+            @Override
+            public int parallelism() {
+                return ctx.parallelism();
+            }
+
+            @Override
+            public Clock clock() {
+                return ctx.clock();
+            }
+
+            @Override
+            public String sourceName() {
+                return ctx.operatorName();
+            }
+        };
+    }
+}

@@ -1,0 +1,125 @@
+package io.millrace.runtime.timer;
+
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.KeyedStateBackend;
+import java.util.function.Consumer;
+
+/**
+ * Heap timers of one named timer service: an event-time and a processing-time {@link TimerQueue}. The
+ * registering methods act for the backend's current key. The backend drives firing through
+ * {@link #fireNextEventTimer} and {@link #fireNextProcessingTimer}, setting the timer's key as current
+ * key before calling the target. Task thread only.
+ */
+public final class HeapTimerService<N> implements InternalTimerService<N> {
+    private final String name;
+    private final KeyedStateBackend keys;
+    private final Clock clock;
+    private final Triggerable<N> target;
+    private final TimerQueue<N> eventTimers;
+    private final TimerQueue<N> processingTimers;
+    private long watermark = Long.MIN_VALUE;
+
+    public HeapTimerService(String name, KeyedStateBackend keys, Clock clock, Triggerable<N> target) {
+        this.name = name;
+        this.keys = keys;
+        this.clock = clock;
+        this.target = target;
+        this.eventTimers = new TimerQueue<>(keys.keyGroupRange());
+        this.processingTimers = new TimerQueue<>(keys.keyGroupRange());
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Triggerable<N> target() {
+        return target;
+    }
+
+    @Override
+    public long currentWatermark() {
+        return watermark;
+    }
+
+    /** Called by the backend as the watermark advances, before timers fire. */
+    public void watermark(long watermark) {
+        this.watermark = watermark;
+    }
+
+    @Override
+    public long currentProcessingTime() {
+        return clock.millis();
+    }
+
+    @Override
+    public void registerEventTimeTimer(N namespace, long time) {
+        eventTimers.add(requireKey(), keys.currentKeyGroup(), namespace, time);
+    }
+
+    @Override
+    public void deleteEventTimeTimer(N namespace, long time) {
+        eventTimers.remove(requireKey(), keys.currentKeyGroup(), namespace, time);
+    }
+
+    @Override
+    public void registerProcessingTimeTimer(N namespace, long time) {
+        processingTimers.add(requireKey(), keys.currentKeyGroup(), namespace, time);
+    }
+
+    @Override
+    public void deleteProcessingTimeTimer(N namespace, long time) {
+        processingTimers.remove(requireKey(), keys.currentKeyGroup(), namespace, time);
+    }
+
+    @Override
+    public int size() {
+        return eventTimers.size() + processingTimers.size();
+    }
+
+    public int eventTimerCount() {
+        return eventTimers.size();
+    }
+
+    public int processingTimerCount() {
+        return processingTimers.size();
+    }
+
+    /** Timestamp of the earliest event-time timer, Long.MAX_VALUE when none. */
+    public long nextEventTime() {
+        return eventTimers.peekTimestamp();
+    }
+
+    /** Timestamp of the earliest processing-time timer, Long.MAX_VALUE when none. */
+    public long nextProcessingTime() {
+        return processingTimers.peekTimestamp();
+    }
+
+    /** Removes the earliest event-time timer, makes its key current and fires it. There must be one. */
+    public void fireNextEventTimer() throws Exception {
+        Timer<N> t = eventTimers.poll();
+        keys.setCurrentKey(t.key());
+        target.onEventTime(t.timestamp(), t.namespace());
+    }
+
+    /** Removes the earliest processing-time timer, makes its key current and fires it. There must be one. */
+    public void fireNextProcessingTimer() throws Exception {
+        Timer<N> t = processingTimers.poll();
+        keys.setCurrentKey(t.key());
+        target.onProcessingTime(t.timestamp(), t.namespace());
+    }
+
+    /** Visits both kinds of timers of one owned key group (for snapshots and rescaling). */
+    public void forEachTimerInGroup(int keyGroup, Consumer<Timer<N>> eventTime, Consumer<Timer<N>> processingTime) {
+        eventTimers.forEachInGroup(keyGroup, eventTime);
+        processingTimers.forEachInGroup(keyGroup, processingTime);
+    }
+
+    private Object requireKey() {
+        Object key = keys.currentKey();
+        if (key == null) {
+            throw new IllegalStateException(
+                    "timer service '" + name + "' needs a current key: timers are only available while processing a keyed record or timer");
+        }
+        return key;
+    }
+}

@@ -1,0 +1,84 @@
+package io.millrace.testing;
+
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.time.ManualClock;
+import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
+
+/**
+ * How a harness runs its operator: name, subtask, key selectors and the start of processing time.
+ * Defaults: name "operator", subtask 0 of 1, maxParallelism 128, processing time 0, not keyed. Keyed
+ * setups get a real {@link HeapKeyedStateBackend} for the subtask's key groups.
+ */
+public final class HarnessSetup<H> {
+    private final Opener<H> factory;
+    private String name = "operator";
+    private int subtask;
+    private int parallelism = 1;
+    private int maxParallelism = 128;
+    private long processingTime;
+    private KeySelector<Object, Object> selector1;
+    private KeySelector<Object, Object> selector2;
+
+    HarnessSetup(Opener<H> factory) {
+        this.factory = factory;
+    }
+
+    public HarnessSetup<H> name(String name) {
+        this.name = name;
+        return this;
+    }
+
+    public HarnessSetup<H> subtask(int index, int parallelism) {
+        this.subtask = index;
+        this.parallelism = parallelism;
+        return this;
+    }
+
+    public HarnessSetup<H> maxParallelism(int maxParallelism) {
+        this.maxParallelism = maxParallelism;
+        return this;
+    }
+
+    /** Initial processing time of the harness's ManualClock. */
+    public HarnessSetup<H> processingTime(long millis) {
+        this.processingTime = millis;
+        return this;
+    }
+
+    /** Keys input 0; input 1 of a two-input operator is then a broadcast (non-keyed) input. */
+    public HarnessSetup<H> keyedBy(KeySelector<?, ?> selector) {
+        return keyedBy(selector, null);
+    }
+
+    /** Keys both inputs; a null {@code second} makes input 1 a broadcast (non-keyed) input. */
+    @SuppressWarnings("unchecked")
+    public HarnessSetup<H> keyedBy(KeySelector<?, ?> first, KeySelector<?, ?> second) {
+        this.selector1 = (KeySelector<Object, Object>) first;
+        this.selector2 = (KeySelector<Object, Object>) second;
+        return this;
+    }
+
+    /** Creates the harness and opens its operator. */
+    public H open() throws Exception {
+        return factory.open(this);
+    }
+
+    HarnessContext context(ManualClock clock) {
+        HeapKeyedStateBackend backend = selector1 == null
+                ? null
+                : new HeapKeyedStateBackend(KeyGroups.rangeFor(subtask, maxParallelism, parallelism), maxParallelism, clock);
+        return new HarnessContext(name, subtask, parallelism, maxParallelism, clock,
+                new OperatorMetricGroup(name, subtask), backend, selector1, selector2);
+    }
+
+    long startProcessingTime() {
+        return processingTime;
+    }
+
+    /** Builds and opens a harness from a setup. */
+    interface Opener<H> {
+        H open(HarnessSetup<H> setup) throws Exception;
+    }
+}

@@ -1,0 +1,58 @@
+package io.millrace.testing;
+
+import io.millrace.runtime.operator.TwoInputOperator;
+
+/**
+ * A harness for a two-input operator. Watermarks can be given per input
+ * ({@link #processWatermark1}/{@link #processWatermark2}: the operator sees their minimum when it
+ * advances, as in the runtime) or combined ({@link #processWatermark}).
+ */
+public final class TwoInputOperatorHarness<A, B, OUT> extends OperatorHarness<OUT> {
+    private final TwoInputOperator<A, B, OUT> operator;
+    private long watermark1 = Long.MIN_VALUE;
+    private long watermark2 = Long.MIN_VALUE;
+    private long combined = Long.MIN_VALUE;
+
+    private TwoInputOperatorHarness(TwoInputOperator<A, B, OUT> operator, HarnessSetup<?> setup) throws Exception {
+        super(operator, setup);
+        this.operator = operator;
+    }
+
+    public static <A, B, OUT> HarnessSetup<TwoInputOperatorHarness<A, B, OUT>> of(TwoInputOperator<A, B, OUT> operator) {
+        return new HarnessSetup<>(setup -> new TwoInputOperatorHarness<>(operator, setup));
+    }
+
+    public void processElement1(A value, long timestamp) throws Exception {
+        operator.processRecord1(value, timestamp);
+    }
+
+    public void processElement2(B value, long timestamp) throws Exception {
+        operator.processRecord2(value, timestamp);
+    }
+
+    public void processWatermark1(long watermark) throws Exception {
+        watermark1 = watermark;
+        advanceCombined();
+    }
+
+    public void processWatermark2(long watermark) throws Exception {
+        watermark2 = watermark;
+        advanceCombined();
+    }
+
+    @Override
+    public void processWatermark(long watermark) throws Exception {
+        watermark1 = watermark;
+        watermark2 = watermark;
+        combined = watermark;
+        super.processWatermark(watermark);
+    }
+
+    private void advanceCombined() throws Exception {
+        long min = Math.min(watermark1, watermark2);
+        if (min > combined) {
+            combined = min;
+            super.processWatermark(min);
+        }
+    }
+}
