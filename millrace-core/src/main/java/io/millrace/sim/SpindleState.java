@@ -1,0 +1,7 @@
+package io.millrace.sim;
+
+/** Whether a machine's spindle turns. */
+public enum SpindleState {
+    RUNNING,
+    STOPPED
+}

@@ -1,0 +1,132 @@
+package io.millrace.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.millrace.api.DataStream;
+import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.sink.CollectSink;
+import io.millrace.api.source.BadRecord;
+import io.millrace.api.source.BadRecordPolicy;
+import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.connector.file.CsvEncoder;
+import io.millrace.connector.file.CsvFormat;
+import io.millrace.connector.file.FileSink;
+import io.millrace.connector.file.FileSource;
+import io.millrace.connector.file.JsonLines;
+import io.millrace.connector.file.LineFormat;
+import io.millrace.connector.generator.GeneratorSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The examples of docs/sources-and-sinks.md; each runs here. */
+class SourcesAndSinksExamplesTest {
+    @TempDir
+    Path dir;
+
+    // tag::reading[]
+    record Reading(String machine, double value, long time) {}
+    // end::reading[]
+
+    @Test
+    void generator() {
+        // tag::generator[]
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(2));
+        CollectSink<Reading> sink = new CollectSink<>();
+
+        GeneratorSource<Reading> readings = GeneratorSource.builder(i -> new Reading("M" + (i % 4), i % 100, 1_000 * i))
+                .count(2_000)
+                .ratePerSecond(20_000)
+                .timestamps(i -> 1_000 * i)
+                .build();
+        pipeline.fromSource(readings, WatermarkStrategy.monotonous(), "readings").sinkTo(sink);
+
+        pipeline.execute("generated readings");
+        // end::generator[]
+        assertThat(sink.results()).hasSize(2_000).doesNotHaveDuplicates();
+        assertThat(sink.timestamps()).allMatch(t -> t % 1_000 == 0);
+    }
+
+    @Test
+    void jsonLinesWithDeadLetters() throws Exception {
+        Path input = Files.createDirectories(dir.resolve("in"));
+        Files.writeString(input.resolve("2026-01-01.jsonl"), """
+                {"machine":"M1","value":71.5,"time":1000}
+                {"machine":"M2","value":"n/a","time":2000}
+                {"machine":"M1","value":72.0,"time":3000}
+                """);
+        Files.writeString(input.resolve("2026-01-02.jsonl"), """
+                {"machine":"M2","value":69.0,"time":90000}
+                """);
+        // tag::json-lines[]
+        Pipeline pipeline = Pipeline.create();
+        CollectSink<Reading> readings = new CollectSink<>();
+        CollectSink<BadRecord> rejected = new CollectSink<>();
+
+        FileSource<Reading> files = FileSource.builder(JsonLines.of(Reading.class)).path(input).glob("*.jsonl").build();
+        DataStream<Reading> stream = pipeline.fromSource(files,
+                WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofSeconds(5))
+                        .withTimestampAssigner((reading, sourceTimestamp) -> reading.time()),
+                BadRecordPolicy.DEAD_LETTER, "readings");
+        stream.sinkTo(readings);
+        stream.getSideOutput(BadRecord.DEAD_LETTERS).sinkTo(rejected);
+
+        pipeline.execute("read readings");
+        // rejected: "<dir>/2026-01-01.jsonl:2: Cannot deserialize value of type `double` from String "n/a" ..."
+        // end::json-lines[]
+        assertThat(readings.results()).extracting(Reading::time).containsExactlyInAnyOrder(1_000L, 3_000L, 90_000L);
+        assertThat(rejected.results()).singleElement()
+                .satisfies(b -> assertThat(b.location()).isEqualTo(input.resolve("2026-01-01.jsonl") + ":2"));
+    }
+
+    @Test
+    void csv() throws Exception {
+        Path file = Files.writeString(dir.resolve("readings.csv"), "machine;value;time;note\n"
+                + "M1;71.5;1000;\"routine; all fine\"\n"
+                + "M2;80.25;2000;\"operator said \"\"check\nthe bearing\"\"\"\n"
+                + "M3;warm;3000;\n");
+        // tag::csv[]
+        LineFormat<Reading> csv = CsvFormat.withHeader()
+                .delimiter(';')
+                .map(row -> new Reading(row.get("machine"), row.getDouble("value"), row.getLong("time")));
+
+        Pipeline pipeline = Pipeline.create();
+        CollectSink<Reading> readings = new CollectSink<>();
+        pipeline.fromSource(FileSource.of(csv, file),
+                        WatermarkStrategy.<Reading>monotonous().withTimestampAssigner((r, ts) -> r.time()),
+                        BadRecordPolicy.SKIP, "csv readings")
+                .sinkTo(readings);
+        pipeline.execute("read csv");
+        // end::csv[]
+        assertThat(readings.results()).containsExactly(new Reading("M1", 71.5, 1_000), new Reading("M2", 80.25, 2_000));
+    }
+
+    @Test
+    void fileSinks() throws Exception {
+        Path out = dir.resolve("out");
+        // tag::file-sinks[]
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+        DataStream<Reading> readings = pipeline.fromElements(
+                new Reading("M1", 71.5, 1_000),
+                new Reading("M2", 96.0, 2_000));
+
+        readings.sinkTo(FileSink.jsonLines(out.resolve("json")));
+        readings.sinkTo(FileSink.csv(out.resolve("csv"), CsvEncoder.ofRecord(Reading.class)));
+        readings.sinkTo(FileSink.csv(out.resolve("hot"),
+                CsvEncoder.<Reading>of(List.of("machine", "celsius"), r -> List.of(r.machine(), r.value()))));
+
+        pipeline.execute("write files");
+        // out/json/part-0.jsonl: {"machine":"M1","value":71.5,"time":1000} ...
+        // out/csv/part-0.csv:    machine,value,time / M1,71.5,1000 / M2,96.0,2000
+        // end::file-sinks[]
+        assertThat(Files.readAllLines(out.resolve("json/part-0.jsonl")))
+                .containsExactly("{\"machine\":\"M1\",\"value\":71.5,\"time\":1000}", "{\"machine\":\"M2\",\"value\":96.0,\"time\":2000}");
+        assertThat(Files.readAllLines(out.resolve("csv/part-0.csv")))
+                .containsExactly("machine,value,time", "M1,71.5,1000", "M2,96.0,2000");
+        assertThat(Files.readAllLines(out.resolve("hot/part-0.csv"))).containsExactly("machine,celsius", "M1,71.5", "M2,96.0");
+    }
+}
