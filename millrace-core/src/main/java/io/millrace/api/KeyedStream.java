@@ -9,6 +9,10 @@ import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.RuntimeContext;
+import io.millrace.api.window.CountWindows;
+import io.millrace.api.window.GlobalWindow;
+import io.millrace.api.window.Window;
+import io.millrace.api.window.WindowAssigner;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,6 +36,21 @@ public class KeyedStream<K, T> extends DataStream<T> {
     public DataStream<T> reduce(ReduceFunction<T> reducer) {
         Objects.requireNonNull(reducer, "reducer");
         return process(new RunningReduce<>(reducer)).name("reduce");
+    }
+
+    /** Cuts each key's records into windows, e.g. {@code window(Windows.tumbling(Duration.ofMinutes(1)))}. */
+    public <W extends Window> WindowedStream<T, K, W> window(WindowAssigner<W> assigner) {
+        return new WindowedStream<>(this, Objects.requireNonNull(assigner, "assigner"));
+    }
+
+    /** Tumbling count windows: one result per {@code size} records of a key. */
+    public WindowedStream<T, K, GlobalWindow> countWindow(long size) {
+        return window(CountWindows.of(size, size));
+    }
+
+    /** Sliding count windows: every {@code slide} records of a key, a result over its last {@code size} records. */
+    public WindowedStream<T, K, GlobalWindow> countWindow(long size, long slide) {
+        return window(CountWindows.of(size, slide));
     }
 
     private static final class RunningReduce<K, T> extends KeyedProcessFunction<K, T, T> {

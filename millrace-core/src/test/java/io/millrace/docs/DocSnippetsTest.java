@@ -37,8 +37,8 @@ class DocSnippetsTest {
         Path root = repoRoot();
         List<String> problems = new ArrayList<>();
         int checked = 0;
-        try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
-            for (Path doc : docs.filter(f -> f.toString().endsWith(".md")).toList()) {
+        try (Stream<Path> docs = Stream.concat(Files.walk(root.resolve("docs")), Stream.of(root.resolve("README.md")))) {
+            for (Path doc : docs.filter(f -> f.toString().endsWith(".md") && Files.exists(f)).toList()) {
                 Matcher m = MARKER.matcher(Files.readString(doc));
                 while (m.find()) {
                     checked++;

@@ -43,15 +43,17 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
         operator.endInput();
     }
 
-    /** Closes the operator and the backend; idempotent. */
+    /** Closes the operator and the backend; idempotent. A failing operator close surfaces as IllegalStateException. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         if (closed) {
             return;
         }
         closed = true;
         try {
             operator.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the operator failed", e);
         } finally {
             if (context.keyedStateBackend() != null) {
                 context.keyedStateBackend().close();

@@ -42,7 +42,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
             keySelector2 = context.keySelector(1);
             timerService = new VoidTimerService(backend.timerService("user-timers", this));
         }
-        function.open(new OperatorRuntimeContext(context));
+        UserFunctions.open(function, context);
     }
 
     @Override
@@ -54,7 +54,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
             }
             prepare(timestamp);
             function.processElement1(value, callContext, collector);
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
     }
@@ -68,7 +68,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
             }
             prepare(timestamp);
             function.processElement2(value, callContext, collector);
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
     }
@@ -103,7 +103,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
     public void close() throws Exception {
         if (!closed) {
             closed = true;
-            function.close();
+            UserFunctions.close(function);
         }
     }
 
@@ -116,8 +116,8 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
         prepare(timestamp);
         try {
             function.onTimer(timestamp, callContext, collector);
-        } catch (Exception e) {
-            throw UserFunctionException.onTimer(context, timestamp, backend.currentKey(), e);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, "timer " + timestamp + " of key " + backend.currentKey(), e);
         }
     }
 

@@ -37,7 +37,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
             throw new IllegalStateException("operator '" + context.operatorName() + "' runs a KeyedProcessFunction and needs a keyed input");
         }
         callContext.timerService = new VoidTimerService(backend.timerService("user-timers", this));
-        function.open(new OperatorRuntimeContext(context));
+        UserFunctions.open(function, context);
     }
 
     @Override
@@ -49,7 +49,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
             callContext.timeDomain = null;
             collector.timestamp = timestamp;
             function.processElement(value, callContext, collector);
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
     }
@@ -80,7 +80,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
     public void close() throws Exception {
         if (!closed) {
             closed = true;
-            function.close();
+            UserFunctions.close(function);
         }
     }
 
@@ -90,8 +90,8 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
         collector.timestamp = timestamp;
         try {
             function.onTimer(timestamp, callContext, collector);
-        } catch (Exception e) {
-            throw UserFunctionException.onTimer(context, timestamp, backend.currentKey(), e);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, "timer " + timestamp + " of key " + backend.currentKey(), e);
         }
     }
 

@@ -14,12 +14,12 @@ final class TimerQueue<N> {
     private final KeyGroupRange range;
     private final HashMap<Timer<N>, Timer<N>>[] byGroup;
     private final Timer<N> probe = new Timer<>();
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private Timer<N>[] heap = new Timer[16];
     private int size;
     private long nextSequence;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     TimerQueue(KeyGroupRange range) {
         this.range = range;
         this.byGroup = new HashMap[range.size()];

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Keyed state and timers of one operator subtask, on the Java heap. Each state is a
@@ -241,7 +242,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         return register(name, kind, () -> new StateTable(name, this, ttl, true), factory);
     }
 
-    Object register(String name, String kind, java.util.function.Supplier<StateTable> tableFactory,
+    Object register(String name, String kind, Supplier<StateTable> tableFactory,
             Function<StateTable, Object> factory) {
         Registered r = states.get(name);
         if (r != null) {

@@ -1,6 +1,7 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.api.state.MapState;
+import io.millrace.api.state.StateTtlConfig;
 import io.millrace.runtime.state.heap.KeyTable.Entry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +35,7 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
 
     /** The storage of a map state; its sweep expires entries inside the maps. */
     static final class Table extends StateTable {
-        Table(String name, HeapKeyedStateBackend backend, io.millrace.api.state.StateTtlConfig ttl) {
+        Table(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl) {
             super(name, backend, ttl, false);
         }
 

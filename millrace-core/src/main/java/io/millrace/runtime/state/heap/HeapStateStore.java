@@ -9,8 +9,10 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ReducingState;
 import io.millrace.api.state.ReducingStateDescriptor;
+import io.millrace.api.state.StateDescriptor;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
+import java.util.Locale;
 
 /** User state of a {@link HeapKeyedStateBackend}, by descriptor; the same name gives the same state object. */
 final class HeapStateStore implements KeyedStateStore {
@@ -54,7 +56,7 @@ final class HeapStateStore implements KeyedStateStore {
                 t -> new HeapAggregatingState<IN, ACC, OUT>(t, d.function()));
     }
 
-    private static String kind(io.millrace.api.state.StateDescriptor.Kind kind) {
-        return kind.name().toLowerCase(java.util.Locale.ROOT);
+    private static String kind(StateDescriptor.Kind kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,0 +1,40 @@
+package io.millrace.runtime.window;
+
+import io.millrace.api.plan.OperatorSpec;
+import io.millrace.api.window.CountWindows;
+import io.millrace.api.window.GlobalWindows;
+import io.millrace.api.window.SessionWindows;
+import io.millrace.api.window.TimeWindows;
+import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.runtime.plan.SpecLowering;
+
+/**
+ * Lowers a {@link WindowSpec} to its operator: time windows with their default trigger to the slicing fast
+ * path, with any other trigger to the triggered slicing operator; sessions, global and count windows to
+ * their own operators.
+ */
+public final class WindowLowering implements SpecLowering {
+    @Override
+    public boolean handles(OperatorSpec spec) {
+        return spec instanceof WindowSpec;
+    }
+
+    @Override
+    public StreamOperator<?> create(OperatorSpec spec) {
+        WindowSpec w = (WindowSpec) spec;
+        if (w.assigner() instanceof TimeWindows) {
+            return w.usesDefaultTrigger() ? new SlicingWindowOperator(w) : new TriggeredSlicingOperator(w);
+        }
+        if (w.assigner() instanceof SessionWindows) {
+            return new SessionWindowOperator(w);
+        }
+        if (w.assigner() instanceof GlobalWindows) {
+            return new GlobalWindowOperator(w);
+        }
+        if (w.assigner() instanceof CountWindows) {
+            return new CountWindowOperator(w);
+        }
+        throw new IllegalArgumentException("unknown window assigner " + w.assigner());
+    }
+}

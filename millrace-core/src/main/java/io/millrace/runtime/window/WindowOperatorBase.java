@@ -1,0 +1,157 @@
+package io.millrace.runtime.window;
+
+import io.millrace.api.OutputTag;
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.functions.ProcessWindowFunction;
+import io.millrace.api.time.Clock;
+import io.millrace.api.time.TimeDomain;
+import io.millrace.api.window.SessionWindows;
+import io.millrace.api.window.TimeWindows;
+import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.operator.AbstractStreamOperator;
+import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.operator.OperatorContext;
+import io.millrace.runtime.operator.Output;
+import io.millrace.runtime.operator.UserFunctionException;
+import io.millrace.runtime.operator.UserFunctions;
+import io.millrace.runtime.state.KeyedStateBackend;
+
+/**
+ * What every window operator shares: keying each record, its time (event timestamp or pipeline clock),
+ * late records, the window function's lifecycle, and passing watermarks and processing time to the keyed
+ * state backend, whose timers call back into the subclass. Task thread only.
+ */
+abstract class WindowOperatorBase extends AbstractStreamOperator<Object> implements OneInputOperator<Object, Object> {
+    protected final WindowSpec spec;
+    protected final boolean eventTime;
+    /** Whether records are placed by their event timestamp (time windows and sessions in event time). */
+    private final boolean placedByTimestamp;
+    /** Allowed lateness in ms; 0 for processing time. */
+    protected final long lateness;
+    protected final WindowContents<Object, Object> contents;
+    private final OutputTag<Object> lateTag;
+    protected KeyedStateBackend backend;
+    protected WindowEmission emission;
+    private KeySelector<Object, Object> keySelector;
+    private Clock clock;
+    private boolean functionOpen;
+    /** The last processing time the runtime reported; windows up to it have fired. */
+    protected long processingTime = Long.MIN_VALUE;
+
+    @SuppressWarnings("unchecked")
+    WindowOperatorBase(WindowSpec spec) {
+        this.spec = spec;
+        this.eventTime = spec.assigner().timeDomain() == TimeDomain.EVENT_TIME;
+        this.placedByTimestamp = eventTime && (spec.assigner() instanceof TimeWindows || spec.assigner() instanceof SessionWindows);
+        this.lateness = eventTime ? spec.allowedLatenessMillis() : 0;
+        this.contents = WindowContents.of(spec.reducer(), spec.aggregator());
+        this.lateTag = (OutputTag<Object>) spec.lateDataTag();
+    }
+
+    @Override
+    public void open(OperatorContext context, Output<Object> output) throws Exception {
+        super.open(context, output);
+        backend = context.keyedStateBackend();
+        if (backend == null) {
+            throw new IllegalStateException("window operator '" + context.operatorName() + "' needs keyed state: its input must be keyed");
+        }
+        keySelector = context.keySelector(0);
+        clock = context.clock();
+        emission = new WindowEmission(output, spec.windowFunction());
+        openState();
+        ProcessWindowFunction<?, ?, ?, ?> function = spec.windowFunction();
+        if (function != null) {
+            function.open(UserFunctions.runtimeContext(context));
+            functionOpen = true;
+        }
+    }
+
+    /** Creates the operator's states and timer services; the backend is set. */
+    abstract void openState();
+
+    @Override
+    public final void processRecord(Object value, long timestamp) {
+        try {
+            onKeyedRecord(value, timestamp);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    private void onKeyedRecord(Object value, long timestamp) throws Exception {
+        backend.setCurrentKey(keySelector.getKey(value));
+        long time;
+        if (placedByTimestamp) {
+            if (timestamp == Long.MIN_VALUE) {
+                throw new IllegalStateException("window operator '" + context.operatorName() + "' got a record without an event timestamp: "
+                        + "assign timestamps with a WatermarkStrategy, or use processing-time windows (inProcessingTime())");
+            }
+            time = timestamp;
+        } else {
+            time = eventTime ? timestamp : Math.max(clock.millis(), processingTime + 1);
+        }
+        onRecord(value, timestamp, time);
+    }
+
+    /**
+     * One record with the current key set; {@code time} is its event time, or its arrival time by the clock but
+     * always after the last processing time reported (so a processing-time record is never late), or for global
+     * and count windows its timestamp.
+     */
+    abstract void onRecord(Object value, long timestamp, long time) throws Exception;
+
+    /** The time up to which windows have fired: the watermark, or the last processing time. */
+    protected final long firedUpTo() {
+        return eventTime ? currentWatermark : processingTime;
+    }
+
+    /** Whether a window with this max timestamp is gone: fired and past its allowed lateness. */
+    protected final boolean expired(long maxTimestamp) {
+        return maxTimestamp != Long.MAX_VALUE && cleanupTime(maxTimestamp) <= firedUpTo();
+    }
+
+    /** When the state of a window with this max timestamp is removed. */
+    protected final long cleanupTime(long maxTimestamp) {
+        long t = maxTimestamp + lateness;
+        return t < maxTimestamp ? Long.MAX_VALUE : t;
+    }
+
+    /** A record too late for all its windows: to the side output if set, else dropped; counted either way. */
+    protected final void late(Object value, long timestamp) {
+        if (lateTag != null) {
+            output.emit(lateTag, value, timestamp);
+            metrics.lateRecordsDiverted++;
+        } else {
+            metrics.lateRecordsDropped++;
+        }
+    }
+
+    @Override
+    public void processWatermark(long watermark) throws Exception {
+        currentWatermark = watermark;
+        try {
+            backend.advanceWatermark(watermark);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, "window timer of key " + backend.currentKey() + " at watermark " + watermark, e);
+        }
+        super.processWatermark(watermark);
+    }
+
+    @Override
+    public void advanceProcessingTime(long now) throws Exception {
+        processingTime = now;
+        try {
+            backend.advanceProcessingTime(now);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, "window timer of key " + backend.currentKey() + " at processing time " + now, e);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (functionOpen) {
+            functionOpen = false;
+            spec.windowFunction().close();
+        }
+    }
+}

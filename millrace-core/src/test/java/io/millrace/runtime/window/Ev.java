@@ -1,0 +1,56 @@
+package io.millrace.runtime.window;
+
+import io.millrace.api.functions.AggregateFunction;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.ProcessWindowFunction;
+import io.millrace.api.window.Window;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A test record: a key and a value; plus the window functions the window tests share. */
+record Ev(String key, long value) implements java.io.Serializable {
+
+    /** Sum and count of values; merge reuses its first argument. */
+    static final class SumCount implements AggregateFunction<Ev, long[], long[]> {
+        @Override
+        public long[] createAccumulator() {
+            return new long[2];
+        }
+
+        @Override
+        public long[] add(Ev value, long[] acc) {
+            acc[0] += value.value();
+            acc[1]++;
+            return acc;
+        }
+
+        @Override
+        public long[] getResult(long[] acc) {
+            return acc.clone();
+        }
+
+        @Override
+        public long[] merge(long[] a, long[] b) {
+            a[0] += b[0];
+            a[1] += b[1];
+            return a;
+        }
+    }
+
+    /** What a window function saw at one firing. */
+    record Fired(String key, Window window, int firing, List<Object> elements) {}
+
+    /** Records key, window, firing index and elements of every firing. */
+    static final class Recording<IN> extends ProcessWindowFunction<IN, Fired, String, Window> {
+        @Override
+        public void process(String key, Context<Window> ctx, Iterable<IN> elements, Collector<Fired> out) {
+            List<Object> all = new ArrayList<>();
+            elements.forEach(all::add);
+            out.collect(new Fired(key, ctx.window(), ctx.firing(), all));
+        }
+    }
+
+    static Ev reduceSum(Ev a, Ev b) {
+        return new Ev(a.key(), a.value() + b.value());
+    }
+}
