@@ -91,10 +91,15 @@ public final class FactorySimulator implements Source<FactoryEvent, MachineGroup
 
     /**
      * The anomalies injected with a spike starting in {@code [from, to)} (event times), over all machines,
-     * ordered by spike start then machine. An anomaly of the stream is visible only if the stream runs past
-     * its {@code dropEnd}.
+     * ordered by spike start then machine. The range is clipped to the simulated time span; its cost grows
+     * with machines times run cycles in the range. An anomaly shows in the stream only if the stream runs
+     * past its {@code dropEnd}.
      */
     public List<Anomaly> anomalies(long from, long to) {
+        from = Math.max(from, config.startTime());
+        if (config.durationMillis() >= 0) {
+            to = Math.min(to, config.startTime() + config.durationMillis());
+        }
         List<Anomaly> found = new ArrayList<>();
         for (int m = 0; m < config.machines(); m++) {
             MachineCycle cycle = new MachineCycle(config, m);

@@ -46,7 +46,10 @@ final class GroupCursor {
     private final MachineCycle[] previousCycles;
     private final String[] ids;
     private final double[] wavePhase;
-    private final PendingEvents pending = new PendingEvents();
+    /** Delays up to this use the O(1) wheel (a few hundred KB per split); longer ones the heap. */
+    private static final long WHEEL_MAX_DELAY = 1 << 17;
+
+    private final EmissionQueue pending;
     private final long resumeEmitTime;
     private final long resumeSlot;
 
@@ -74,6 +77,9 @@ final class GroupCursor {
         this.start = config.startTime();
         this.endTime = config.durationMillis() < 0 ? Long.MAX_VALUE : start + config.durationMillis();
         this.seed = config.seed();
+        this.pending = config.maxDelayMillis() <= WHEEL_MAX_DELAY
+                ? new EmissionWheel(config.maxDelayMillis())
+                : new EmissionHeap();
         this.cycles = new MachineCycle[count];
         this.previousCycles = new MachineCycle[count];
         this.ids = new String[count];
@@ -141,6 +147,7 @@ final class GroupCursor {
                 if (nextTime > simNow) {
                     break;
                 }
+                pending.advanceTo(nextTime); // every queued event is due after nextTime
                 generate(nextSlot, nextTime);
                 nextSlot++;
                 nextTime = timeOfLocal(nextSlot);

@@ -3,33 +3,32 @@ package io.millrace.sim;
 import java.util.Arrays;
 
 /**
- * Generated events waiting for their emission time: a binary min-heap ordered by (emission time, slot),
- * kept in parallel arrays so that queuing an event allocates nothing. Used by one thread.
+ * An {@link EmissionQueue} for any delay: a binary min-heap ordered by (emission time, slot), kept in
+ * parallel arrays so that queuing an event allocates nothing. O(log n) per event. Used by one thread.
  */
-final class PendingEvents {
+final class EmissionHeap implements EmissionQueue {
     private long[] emitAt = new long[64];
     private long[] slot = new long[64];
     private FactoryEvent[] events = new FactoryEvent[64];
     private int size;
 
-    boolean isEmpty() {
+    @Override
+    public boolean isEmpty() {
         return size == 0;
     }
 
-    int size() {
-        return size;
-    }
-
-    /** The emission time of the first event; the queue must not be empty. */
-    long firstEmitAt() {
+    @Override
+    public long firstEmitAt() {
         return emitAt[0];
     }
 
-    long firstSlot() {
+    @Override
+    public long firstSlot() {
         return slot[0];
     }
 
-    void add(long time, long slotIndex, FactoryEvent event) {
+    @Override
+    public void add(long time, long slotIndex, FactoryEvent event) {
         if (size == events.length) {
             emitAt = Arrays.copyOf(emitAt, size * 2);
             slot = Arrays.copyOf(slot, size * 2);
@@ -47,8 +46,8 @@ final class PendingEvents {
         set(i, time, slotIndex, event);
     }
 
-    /** Removes and returns the first event; the queue must not be empty. */
-    FactoryEvent poll() {
+    @Override
+    public FactoryEvent poll() {
         FactoryEvent first = events[0];
         int last = --size;
         long t = emitAt[last];
@@ -76,7 +75,12 @@ final class PendingEvents {
         return first;
     }
 
-    void clear() {
+    /** Nothing to do: the heap orders any times. */
+    @Override
+    public void advanceTo(long time) {}
+
+    @Override
+    public void clear() {
         Arrays.fill(events, 0, size, null);
         size = 0;
     }
