@@ -1,0 +1,31 @@
+package io.millrace.runtime.checkpoint;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a completed checkpoint holds: for every operator (by uid, or by a name-derived id when the user
+ * gave none), its parallelism and the state files of each subtask. Written last, atomically: a checkpoint
+ * without valid metadata does not exist.
+ */
+public record CheckpointMetadata(
+        long checkpointId, long timestamp, boolean savepoint, String jobName, int maxParallelism, Map<String, OperatorSnapshot> operators) {
+
+    public CheckpointMetadata {
+        operators = Map.copyOf(operators);
+    }
+
+    /** The state of one operator, all subtasks. */
+    public record OperatorSnapshot(String operatorId, String name, int parallelism, List<SubtaskSnapshot> subtasks) {
+        public OperatorSnapshot {
+            subtasks = List.copyOf(subtasks);
+        }
+    }
+
+    /**
+     * The state of one subtask: its keyed state (one file; {@code keyGroupOffsets[i]} is where key group
+     * {@code keyGroupStart + i} begins in it) and its operator state (a list of items that can be spread
+     * over another number of subtasks). Either may be null.
+     */
+    public record SubtaskSnapshot(int subtask, int keyGroupStart, long[] keyGroupOffsets, StateHandle keyedState, StateHandle operatorState) {}
+}

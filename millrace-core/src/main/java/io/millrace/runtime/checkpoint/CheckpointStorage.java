@@ -1,0 +1,57 @@
+package io.millrace.runtime.checkpoint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Where checkpoints live. State files are written while a checkpoint is in progress; {@link #commit}
+ * makes it complete by writing its metadata atomically (write, sync, rename) with a checksum. Only this
+ * interface knows paths and formats, so other stores (object stores) can be added without touching
+ * operators. Thread-safe: subtasks write their state files concurrently.
+ */
+public interface CheckpointStorage {
+    /** Opens a new state file of a checkpoint in progress; the handle is known once the writer is closed. */
+    StateFileWriter createStateFile(long checkpointId, String name) throws IOException;
+
+    /** Reads a state file back; the stream fails with an IOException naming the file if its checksum or size does not match. */
+    InputStream openStateFile(StateHandle handle) throws IOException;
+
+    /** Completes a checkpoint: its metadata becomes visible atomically. */
+    void commit(CheckpointMetadata metadata) throws IOException;
+
+    /**
+     * The newest complete checkpoint whose metadata and state files are intact. A corrupt or partial one
+     * is skipped with a warning (through {@code warnings}) that names the damaged file.
+     */
+    Optional<CheckpointMetadata> latest(Consumer<String> warnings) throws IOException;
+
+    /** A savepoint or checkpoint by its directory or metadata path; fails naming the path if it is not valid. */
+    CheckpointMetadata load(String pointer) throws IOException;
+
+    /** Ids of complete checkpoints, oldest first. */
+    List<Long> completed() throws IOException;
+
+    /** Deletes the files of a checkpoint (complete or abandoned). Savepoints are never deleted by retention. */
+    void discard(long checkpointId) throws IOException;
+
+    /** Keeps the newest {@code count} complete checkpoints and deletes older ones and abandoned partial ones. */
+    void retain(int count) throws IOException;
+
+    /** An output stream for one state file; {@link #closeAndGetHandle} finishes it. */
+    interface StateFileWriter extends AutoCloseable {
+        OutputStream stream();
+
+        /** Bytes written so far (for key-group offsets). */
+        long position();
+
+        StateHandle closeAndGetHandle() throws IOException;
+
+        /** Abandons the file; idempotent. */
+        @Override
+        void close() throws IOException;
+    }
+}
