@@ -54,12 +54,16 @@ public interface KeyedStateBackend extends AutoCloseable {
      * Captures all state and timers of this backend for a checkpoint. Called on the task thread when
      * the barrier is processed; keep the work here short and leave the writing to the returned snapshot.
      */
-    io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId) throws Exception;
+    default io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
+        throw new IllegalStateException(getClass().getSimpleName() + " cannot take checkpoints");
+    }
 
     /**
      * Restores one key group of this backend's range from a section written by {@link #snapshot}
      * (possibly by a subtask of another parallelism). Called after construction and before the operator
      * opens; state and timer services created later by name pick up what was restored.
      */
-    void restoreKeyGroup(int keyGroup, java.io.DataInputStream in) throws Exception;
+    default void restoreKeyGroup(int keyGroup, java.io.DataInputStream in) throws Exception {
+        throw new IllegalStateException(getClass().getSimpleName() + " cannot restore checkpoints");
+    }
 }
