@@ -15,6 +15,8 @@ import java.util.Objects;
  * <tr><td>channelCapacity</td><td>4</td><td>batches a channel between two subtasks holds before the producer waits</td></tr>
  * <tr><td>bufferTimeout</td><td>10 ms</td><td>longest a partial batch waits before it is sent</td></tr>
  * <tr><td>clock</td><td>system</td><td>processing time</td></tr>
+ * <tr><td>checkpoints</td><td>off</td><td>see {@link CheckpointConfig}</td></tr>
+ * <tr><td>restartStrategy</td><td>none</td><td>see {@link RestartStrategy}</td></tr>
  * </table>
  */
 public final class PipelineConfig implements java.io.Serializable {
@@ -24,6 +26,8 @@ public final class PipelineConfig implements java.io.Serializable {
     private int channelCapacity = 4;
     private Duration bufferTimeout = Duration.ofMillis(10);
     private transient Clock clock = Clock.system();
+    private CheckpointConfig checkpoints = new CheckpointConfig();
+    private RestartStrategy restartStrategy = RestartStrategy.none();
 
     public int parallelism() {
         return parallelism;
@@ -83,6 +87,20 @@ public final class PipelineConfig implements java.io.Serializable {
         return this;
     }
 
+    /** Checkpoint settings; change them in place: {@code config.checkpoints().directory(dir).interval(...)}. */
+    public CheckpointConfig checkpoints() {
+        return checkpoints;
+    }
+
+    public RestartStrategy restartStrategy() {
+        return restartStrategy;
+    }
+
+    public PipelineConfig restartStrategy(RestartStrategy value) {
+        this.restartStrategy = Objects.requireNonNull(value, "restartStrategy");
+        return this;
+    }
+
     private static int requireRange(String option, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(
@@ -99,6 +117,8 @@ public final class PipelineConfig implements java.io.Serializable {
         c.channelCapacity = channelCapacity;
         c.bufferTimeout = bufferTimeout;
         c.clock = clock;
+        c.checkpoints = checkpoints.copy();
+        c.restartStrategy = restartStrategy;
         return c;
     }
 }

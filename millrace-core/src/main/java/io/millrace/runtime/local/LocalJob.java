@@ -3,72 +3,167 @@ package io.millrace.runtime.local;
 import io.millrace.api.JobExecutionException;
 import io.millrace.api.JobHandle;
 import io.millrace.api.JobResult;
-import io.millrace.api.metrics.ChannelMetrics;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.RestartStrategy;
+import io.millrace.api.metrics.CheckpointMetrics;
 import io.millrace.api.metrics.JobMetrics;
-import io.millrace.api.metrics.OperatorMetrics;
-import io.millrace.api.metrics.TaskMetrics;
 import io.millrace.api.time.Clock;
-import io.millrace.runtime.exchange.Channel;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.checkpoint.CheckpointMetadata;
+import io.millrace.runtime.checkpoint.CheckpointStats;
+import io.millrace.runtime.checkpoint.CheckpointStorage;
+import io.millrace.runtime.checkpoint.OperatorIds;
+import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.plan.OperatorFactory;
 import io.millrace.runtime.plan.PhysicalPlan;
-import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
-import io.millrace.runtime.task.Task;
-import io.millrace.runtime.task.TaskHost;
-import io.millrace.runtime.task.TaskWiring;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One run of a pipeline in this JVM.
+ * A job running in this JVM. Each run of its tasks is a {@link JobAttempt}; when a task fails and the
+ * restart strategy allows, the job waits, then starts a new attempt from the latest complete checkpoint
+ * (or from the beginning when there is none).
  *
  * <pre>
- *   start ─► RUNNING ─► all tasks finished ─► FINISHED
- *               ├─────► a task failed ─► cancel others ─► FAILED
- *               └─────► cancel() ─────────────────────► CANCELLED
+ *   start ─► RUNNING ─► all tasks finished ─────────────► FINISHED
+ *               │  └──► a task failed ─► restarts left? ─ yes ─► (delay) ─► RUNNING
+ *               │                                        no ──► FAILED
+ *               └─────► cancel() ──────────────────────────────► CANCELLED
  * </pre>
  */
-final class LocalJob implements JobHandle, TaskHost {
+final class LocalJob implements JobHandle {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalJob.class);
+
     private final String name;
     private final PhysicalPlan plan;
     private final KeyedStateBackendFactory backends;
     private final OperatorFactory operators;
+    private final CheckpointStorage storage;
     private final Clock clock;
-    private volatile boolean cancelled;
+    private final RestartStrategy restarts;
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final List<CheckpointStats> pastCheckpoints = new ArrayList<>();
+    private volatile JobAttempt current;
     private volatile boolean userCancelled;
     private volatile Throwable failure;
     private volatile String failedTask;
-    private TaskWiring.Wired wired;
-    private CountDownLatch running;
+    private volatile int restartCount;
     private long startNanos;
     private volatile JobResult result;
 
-    LocalJob(String name, PhysicalPlan plan, KeyedStateBackendFactory backends, OperatorFactory operators) {
+    LocalJob(String name, PhysicalPlan plan, KeyedStateBackendFactory backends, OperatorFactory operators, CheckpointStorage storage) {
         this.name = name;
         this.plan = plan;
         this.backends = backends;
         this.operators = operators;
-        this.clock = plan.logical().config().clock();
+        this.storage = storage;
+        PipelineConfig config = plan.logical().config();
+        this.clock = config.clock();
+        this.restarts = config.restartStrategy();
     }
 
+    /** Starts the first attempt on the caller's thread, so that setup errors surface at once. */
     void start() {
+        startNanos = clock.nanoTime();
+        JobAttempt first = newAttempt(0);
+        current = first;
+        first.start();
+        Thread supervisor = new Thread(() -> supervise(first), "millrace-" + name + "-supervisor");
+        supervisor.setDaemon(true);
+        supervisor.start();
+    }
+
+    private JobAttempt newAttempt(int number) {
         try {
-            wired = new TaskWiring(plan, this, backends, operators).wire();
+            StateRestorer restorer = null;
+            if (storage != null) {
+                storage.retain(plan.logical().config().checkpoints().retained()); // clears what a crash left half-written
+                Optional<CheckpointMetadata> latest = storage.latest(w -> LOG.warn("job '{}': {}", name, w));
+                if (latest.isPresent()) {
+                    restorer = new StateRestorer(latest.get(), storage);
+                    restorer.checkCompatible(operatorIds(), plan.logical().config().maxParallelism(),
+                            plan.logical().config().checkpoints().allowNonRestoredState());
+                    LOG.info("job '{}' resumes from checkpoint {}", name, latest.get().checkpointId());
+                }
+            }
+            return new JobAttempt(name, number, plan, backends, operators, storage, restorer);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new JobExecutionException("job '" + name + "' could not start: " + e.getMessage(), e);
         }
-        running = new CountDownLatch(wired.tasks().size());
-        startNanos = clock.nanoTime();
-        for (Task t : wired.tasks()) {
-            Thread thread = new Thread(t, "millrace-" + name + "-" + t.name() + "-" + (t.subtask() + 1));
-            thread.setDaemon(true);
-            thread.start();
+    }
+
+    private Set<String> operatorIds() {
+        Set<String> ids = new HashSet<>();
+        plan.logical().nodes().forEach(n -> ids.add(OperatorIds.of(n)));
+        return ids;
+    }
+
+    private void supervise(JobAttempt attempt) {
+        try {
+            while (true) {
+                attempt.await(-1);
+                keepStats(attempt);
+                attempt.release();
+                Throwable f = attempt.failure();
+                if (f == null || userCancelled) {
+                    break;
+                }
+                if (restartCount >= restarts.maxRestarts()) {
+                    failure = f;
+                    failedTask = attempt.failedTask();
+                    break;
+                }
+                restartCount++;
+                Duration delay = restarts.delayBefore(restartCount);
+                LOG.warn("job '{}': task {} failed ({}); restart {} of {} in {}", name, attempt.failedTask(), f.toString(),
+                        restartCount, restarts.maxRestarts(), delay);
+                pause(delay);
+                if (userCancelled) {
+                    break;
+                }
+                try {
+                    attempt = newAttempt(restartCount);
+                } catch (RuntimeException e) {
+                    failure = e;
+                    failedTask = "restart " + restartCount;
+                    break;
+                }
+                current = attempt;
+                attempt.start();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = e;
+        } finally {
+            done.countDown();
+        }
+    }
+
+    private void pause(Duration delay) {
+        long end = System.nanoTime() + delay.toNanos();
+        while (!userCancelled) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(this, Math.min(left, 50_000_000L));
+        }
+    }
+
+    private synchronized void keepStats(JobAttempt attempt) {
+        if (attempt.coordinator() != null) {
+            pastCheckpoints.addAll(attempt.coordinator().stats());
         }
     }
 
@@ -79,13 +174,13 @@ final class LocalJob implements JobHandle, TaskHost {
 
     @Override
     public JobResult await() throws InterruptedException {
-        running.await();
+        done.await();
         return finish();
     }
 
     @Override
     public JobResult await(Duration timeout) throws InterruptedException {
-        if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (!done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             return null;
         }
         return finish();
@@ -93,15 +188,13 @@ final class LocalJob implements JobHandle, TaskHost {
 
     private synchronized JobResult finish() {
         if (result == null) {
-            for (KeyedStateBackend b : wired.backends()) {
-                b.close();
-            }
             Duration took = Duration.ofNanos(clock.nanoTime() - startNanos);
             result = new JobResult(name, userCancelled, took, metrics());
         }
         Throwable f = failure;
         if (f != null) {
-            throw new JobExecutionException("job '" + name + "' failed in task " + failedTask + ": " + f.getMessage(), f);
+            String restartsNote = restartCount > 0 ? " after " + restartCount + " restart(s)" : "";
+            throw new JobExecutionException("job '" + name + "' failed in task " + failedTask + restartsNote + ": " + f.getMessage(), f);
         }
         return result;
     }
@@ -109,64 +202,38 @@ final class LocalJob implements JobHandle, TaskHost {
     @Override
     public void cancel() {
         userCancelled = true;
-        cancelAll();
-    }
-
-    private void cancelAll() {
-        cancelled = true;
-        for (Task t : wired.tasks()) {
-            t.post(() -> {});
+        JobAttempt a = current;
+        if (a != null) {
+            a.cancel();
         }
     }
 
     @Override
     public boolean isDone() {
-        return running.getCount() == 0;
+        return done.getCount() == 0;
+    }
+
+    /** Starts a checkpoint now; the future completes when it is complete everywhere. */
+    java.util.concurrent.CompletableFuture<CheckpointMetadata> triggerCheckpoint() {
+        JobAttempt a = current;
+        if (a == null || a.coordinator() == null) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("checkpointing is off for job '" + name + "'"));
+        }
+        return a.coordinator().triggerNow(false);
     }
 
     @Override
-    public JobMetrics metrics() {
-        List<OperatorMetrics> ops = new ArrayList<>();
-        for (OperatorMetricGroup g : wired.operatorMetrics()) {
-            ops.add(g.snapshot());
+    public synchronized JobMetrics metrics() {
+        JobAttempt a = current;
+        List<CheckpointMetrics> checkpoints = new ArrayList<>();
+        List<CheckpointStats> all = new ArrayList<>(pastCheckpoints);
+        if (a != null && a.coordinator() != null && !a.isDone()) {
+            all.addAll(a.coordinator().stats());
         }
-        List<TaskMetrics> tasks = new ArrayList<>();
-        for (Task t : wired.tasks()) {
-            tasks.add(t.metrics());
+        for (CheckpointStats s : all) {
+            checkpoints.add(new CheckpointMetrics(s.checkpointId(), s.status() == CheckpointStats.Status.COMPLETED, s.durationMillis(),
+                    s.bytes(), s.maxAlignmentMillis(), s.maxSyncPauseMicros()));
         }
-        List<ChannelMetrics> channels = new ArrayList<>();
-        for (Channel c : wired.channels()) {
-            channels.add(c.metrics());
-        }
-        return new JobMetrics(ops, tasks, channels);
-    }
-
-    // ---- TaskHost ----
-
-    @Override
-    public void taskFailed(Task task, Throwable cause) {
-        synchronized (this) {
-            if (failure == null) {
-                failure = cause;
-                failedTask = task.toString();
-            } else if (failure != cause) {
-                failure.addSuppressed(cause);
-            }
-        }
-        cancelAll();
-    }
-
-    @Override
-    public void taskFinished(Task task) {
-        running.countDown();
-    }
-
-    @Override
-    public boolean cancelled() {
-        return cancelled;
-    }
-
-    Clock clock() {
-        return clock;
+        return new JobMetrics(a.operatorMetrics(), a.taskMetrics(), a.channelMetrics(), checkpoints, restartCount);
     }
 }

@@ -24,4 +24,19 @@ public interface OperatorContext {
 
     /** The key selector of input 0 or 1 of a keyed operator; null when that input is not keyed. */
     KeySelector<Object, Object> keySelector(int input);
+
+    /** Whether the job takes checkpoints. */
+    default boolean checkpointingEnabled() {
+        return false;
+    }
+
+    /** The checkpoint this run started from, or -1 for a fresh start. */
+    default long restoredCheckpointId() {
+        return -1;
+    }
+
+    /** The operator's parallelism in the restored checkpoint, or -1 for a fresh start or a new operator. */
+    default int restoredParallelism() {
+        return -1;
+    }
 }

@@ -9,6 +9,8 @@ import io.millrace.runtime.operator.ProcessOperator;
 import io.millrace.runtime.operator.SinkOperator;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.operator.TimestampsOperator;
+import io.millrace.runtime.operator.TwoPhaseCommitSinkOperator;
+import io.millrace.api.sink.TwoPhaseCommitSink;
 
 /** Lowers the stateless built-in specs of {@link Specs}. */
 public final class BuiltInLowering implements SpecLowering {
@@ -34,6 +36,8 @@ public final class BuiltInLowering implements SpecLowering {
             return new ProcessOperator<>(s.function());
         } else if (spec instanceof Specs.TimestampsSpec<?> s) {
             return new TimestampsOperator<>(s.watermarks());
+        } else if (spec instanceof Specs.SinkSpec<?> s && s.sink() instanceof TwoPhaseCommitSink<?, ?> exactlyOnce) {
+            return new TwoPhaseCommitSinkOperator<>(exactlyOnce);
         } else if (spec instanceof Specs.SinkSpec<?> s) {
             return new SinkOperator<>(s.sink());
         }

@@ -16,6 +16,10 @@ final class InputGate {
         long watermark = Long.MIN_VALUE;
         boolean idle;
         boolean ended;
+        /** Delivered the barrier of the checkpoint being aligned. */
+        boolean delivered;
+        /** Not read until the alignment ends (exactly-once mode). */
+        boolean blocked;
 
         InputChannel(Channel channel, int inputIndex) {
             this.channel = channel;
@@ -41,6 +45,9 @@ final class InputGate {
         for (int i = 0; i < n; i++) {
             InputChannel in = inputs[next];
             next = next + 1 == n ? 0 : next + 1;
+            if (in.blocked) {
+                continue;
+            }
             Object e = in.channel.poll();
             if (e != null) {
                 current = in;
@@ -56,7 +63,7 @@ final class InputGate {
 
     boolean hasData() {
         for (InputChannel in : inputs) {
-            if (!in.channel.isEmpty()) {
+            if (!in.blocked && !in.channel.isEmpty()) {
                 return true;
             }
         }
@@ -135,5 +142,59 @@ final class InputGate {
 
     int size() {
         return inputs.length;
+    }
+
+    // ---- barrier alignment ----
+
+    private long checkpointId = -1;
+    private boolean aligning;
+
+    /**
+     * A barrier arrived on {@code in}. In exactly-once mode ({@code block}) the channel is not read
+     * again until the barrier has arrived on every channel that has not ended. Returns true when the
+     * checkpoint is aligned: take the snapshot, then call {@link #alignmentDone}.
+     */
+    boolean onBarrier(InputChannel in, long id, boolean block) {
+        if (id < checkpointId || (id == checkpointId && !aligning)) {
+            return false; // a barrier of an abandoned or finished checkpoint
+        }
+        if (id > checkpointId) {
+            resetAlignment();
+            checkpointId = id;
+            aligning = true;
+        }
+        in.delivered = true;
+        in.blocked = block;
+        return aligned();
+    }
+
+    /** Whether every channel that has not ended delivered the barrier; ended channels never will. */
+    boolean aligned() {
+        if (!aligning) {
+            return false;
+        }
+        for (InputChannel in : inputs) {
+            if (!in.ended && !in.delivered) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    long checkpointId() {
+        return checkpointId;
+    }
+
+    /** Ends the alignment: every channel is read again. */
+    void alignmentDone() {
+        aligning = false;
+        resetAlignment();
+    }
+
+    private void resetAlignment() {
+        for (InputChannel in : inputs) {
+            in.blocked = false;
+            in.delivered = false;
+        }
     }
 }

@@ -16,7 +16,10 @@ record OperatorContextImpl(
         OperatorMetricGroup metrics,
         KeyedStateBackend keyedStateBackend,
         KeySelector<Object, Object> key0,
-        KeySelector<Object, Object> key1)
+        KeySelector<Object, Object> key1,
+        boolean checkpointingEnabled,
+        long restoredCheckpointId,
+        int restoredParallelism)
         implements OperatorContext {
 
     @Override

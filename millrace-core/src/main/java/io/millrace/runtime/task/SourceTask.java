@@ -19,15 +19,38 @@ final class SourceTask extends Task {
     private SourceOperator<Object> source;
     private Output<Object> sourceOutput;
     private List<SourceSplit> splits;
+    private String sourceOperatorId;
+    private String sourceName;
+    private int sourceParallelism;
 
     SourceTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
         super(name, subtask, clock, signal, host, bufferTimeoutNanos);
     }
 
-    void setSource(SourceOperator<Object> source, Output<Object> output, List<SourceSplit> splits) {
+    void setSource(SourceOperator<Object> source, Output<Object> output, List<SourceSplit> splits, String operatorId, String name, int parallelism) {
         this.source = source;
         this.sourceOutput = output;
         this.splits = splits;
+        this.sourceOperatorId = operatorId;
+        this.sourceName = name;
+        this.sourceParallelism = parallelism;
+    }
+
+    /** Asks this source to snapshot its positions and send a barrier, between two reads. Thread-safe. */
+    public void triggerCheckpoint(long checkpointId) {
+        post(() -> {
+            try {
+                snapshot(checkpointId, true, 0);
+            } catch (Exception e) {
+                throw new CheckpointFailure("source task " + this + " failed to snapshot checkpoint " + checkpointId, e);
+            }
+        });
+    }
+
+    @Override
+    protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) {
+        captured.add(new SnapshotWriter.Captured(sourceOperatorId, sourceName, sourceParallelism, subtask, null, null,
+                source.snapshotSplits()));
     }
 
     @Override

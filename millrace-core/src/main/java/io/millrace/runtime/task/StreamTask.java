@@ -1,6 +1,8 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.time.Clock;
+import io.millrace.api.CheckpointConfig;
+import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordBatch;
 import io.millrace.runtime.exchange.TaskSignal;
@@ -92,14 +94,44 @@ final class StreamTask extends Task {
             advanced = gate.onWatermark(in, wm.watermark());
         } else if (element instanceof ControlElement.IdleStatus status) {
             advanced = gate.onIdle(in, status.idle());
+        } else if (element instanceof ControlElement.CheckpointBarrier barrier) {
+            onBarrier(barrier, in);
+            return;
         } else {
             advanced = gate.onEnd(in);
             inputEnded = gate.allEnded();
+            if (!inputEnded && gate.aligned()) {
+                finishAlignment(); // the ended channel was the last one the alignment waited for
+            }
         }
         if (advanced != Long.MIN_VALUE) {
             head.processWatermark(advanced);
         }
         publishIdle(!inputEnded && gate.allIdle());
+    }
+
+    private long alignmentStart;
+
+    private void onBarrier(ControlElement.CheckpointBarrier barrier, InputGate.InputChannel in) throws Exception {
+        TaskCheckpointing cp = host.checkpointing();
+        if (cp == null) {
+            return;
+        }
+        boolean block = cp.mode() == CheckpointConfig.Mode.EXACTLY_ONCE && gate.size() > 1;
+        boolean first = barrier.checkpointId() > gate.checkpointId();
+        if (first) {
+            alignmentStart = clock.nanoTime();
+        }
+        if (gate.onBarrier(in, barrier.checkpointId(), block)) {
+            finishAlignment();
+        }
+    }
+
+    private void finishAlignment() throws Exception {
+        long id = gate.checkpointId();
+        long alignment = clock.nanoTime() - alignmentStart;
+        gate.alignmentDone();
+        snapshot(id, true, alignment);
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordWriter;
 import io.millrace.runtime.exchange.TaskCancelledException;
 import io.millrace.runtime.exchange.TaskSignal;
+import io.millrace.runtime.checkpoint.TaskCheckpointing;
+import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.operator.SinkOperator;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,8 @@ public abstract class Task implements Runnable {
     protected final List<ChainMember> chain = new ArrayList<>();
     protected final List<RecordWriter> writers = new ArrayList<>();
     private final List<SinkOperator<?>> sinks = new ArrayList<>();
+    private final List<io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?>> committingSinks = new ArrayList<>();
+    private volatile long lastCompletedCheckpoint = -1;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final long bufferTimeoutNanos;
     private volatile State state = State.CREATED;
@@ -58,6 +62,9 @@ public abstract class Task implements Runnable {
         Object op = member.operator();
         if (op instanceof SinkOperator<?> s) {
             sinks.add(s);
+        }
+        if (op instanceof io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?> s) {
+            committingSinks.add(s);
         }
     }
 
@@ -149,6 +156,9 @@ public abstract class Task implements Runnable {
         for (SinkOperator<?> s : sinks) {
             s.flushIdle();
         }
+        for (io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?> s : committingSinks) {
+            s.flushIdle();
+        }
     }
 
     protected final boolean writersWritable() {
@@ -171,15 +181,97 @@ public abstract class Task implements Runnable {
         }
     }
 
-    /** All input is consumed: let every operator finish in chain order, then end the outputs. */
+    /**
+     * All input is consumed: let every operator finish in chain order, take this subtask's part of the
+     * final checkpoint (when checkpointing is on), then end the outputs. A task with an exactly-once sink
+     * then stays until the final checkpoint is complete, so that its output gets committed.
+     */
     protected final void endOfInput() throws Exception {
         for (ChainMember m : chain) {
             m.operator().endInput();
         }
+        long finalCheckpoint = -1;
+        TaskCheckpointing cp = host.checkpointing();
+        if (cp != null) {
+            finalCheckpoint = cp.coordinator().reserveFinalCheckpoint();
+            snapshot(finalCheckpoint, false, 0);
+        }
         for (RecordWriter w : writers) {
             w.broadcastControl(ControlElement.EndOfInput.INSTANCE);
         }
+        flushAll();
+        if (finalCheckpoint >= 0 && !committingSinks.isEmpty()) {
+            awaitCompletion(finalCheckpoint);
+        }
     }
+
+    private void awaitCompletion(long checkpointId) throws Exception {
+        while (lastCompletedCheckpoint < checkpointId && !host.cancelled()) {
+            runMailsAndTimers();
+            if (lastCompletedCheckpoint < checkpointId) {
+                idleWait(5_000_000L);
+            }
+        }
+    }
+
+    /** Runs on the task thread, as a mail from the coordinator. */
+    final void checkpointComplete(long checkpointId) throws Exception {
+        if (checkpointId <= lastCompletedCheckpoint) {
+            return;
+        }
+        lastCompletedCheckpoint = checkpointId;
+        for (ChainMember m : chain) {
+            m.operator().notifyCheckpointComplete(checkpointId);
+        }
+    }
+
+    /** Sends a completion notice to this task; safe from any thread. */
+    public void notifyCheckpointComplete(long checkpointId) {
+        post(() -> {
+            try {
+                checkpointComplete(checkpointId);
+            } catch (Exception e) {
+                throw new CheckpointFailure("task " + this + " failed to finish checkpoint " + checkpointId, e);
+            }
+        });
+    }
+
+    /**
+     * The synchronous part of a checkpoint: captures the state of every operator of the chain (and, in
+     * a source task, the reader's split positions), then sends the barrier downstream; the state files
+     * are written on the checkpoint writer thread, which then acknowledges to the coordinator.
+     */
+    protected final void snapshot(long checkpointId, boolean sendBarrier, long alignmentNanos) throws Exception {
+        TaskCheckpointing cp = host.checkpointing();
+        long start = clock.nanoTime();
+        List<SnapshotWriter.Captured> captured = new ArrayList<>();
+        captureSourceState(checkpointId, captured);
+        for (ChainMember m : chain) {
+            KeyedStateBackend backend = m.context().keyedStateBackend();
+            captured.add(new SnapshotWriter.Captured(m.operatorId(), m.context().operatorName(), m.context().parallelism(), subtask,
+                    backend == null ? null : backend.keyGroupRange(),
+                    backend == null ? null : backend.snapshot(checkpointId),
+                    m.operator().snapshotOperatorState(checkpointId)));
+        }
+        long syncNanos = clock.nanoTime() - start;
+        if (sendBarrier) {
+            ControlElement.CheckpointBarrier barrier = new ControlElement.CheckpointBarrier(checkpointId, clock.millis(), false);
+            for (RecordWriter w : writers) {
+                w.broadcastControl(barrier);
+            }
+        }
+        cp.asyncWriter().execute(() -> {
+            try {
+                cp.coordinator().acknowledge(SnapshotWriter.write(cp.storage(), checkpointId, captured, syncNanos, alignmentNanos));
+            } catch (java.io.IOException | RuntimeException e) {
+                // the checkpoint cannot complete; it is abandoned at its timeout, the job goes on
+                org.slf4j.LoggerFactory.getLogger(Task.class).warn("task {}: writing checkpoint {} failed: {}", this, checkpointId, e.toString());
+            }
+        });
+    }
+
+    /** A source task adds its reader's positions. Default: nothing. */
+    protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) throws Exception {}
 
     /** Parks until signalled or {@code maxNanos} pass, counting the time as idle. */
     protected final void idleWait(long maxNanos) {

@@ -8,4 +8,7 @@ public interface TaskHost {
     void taskFinished(Task task);
 
     boolean cancelled();
+
+    /** How this job checkpoints, or null when checkpointing is off. */
+    io.millrace.runtime.checkpoint.TaskCheckpointing checkpointing();
 }

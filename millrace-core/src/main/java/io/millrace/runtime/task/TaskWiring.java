@@ -23,6 +23,9 @@ import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.plan.PhysicalPlan.Chain;
 import io.millrace.runtime.plan.PhysicalPlan.Edge;
 import io.millrace.runtime.source.SourceOperator;
+import io.millrace.runtime.checkpoint.OperatorIds;
+import io.millrace.runtime.checkpoint.StateRestorer;
+import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
@@ -55,8 +58,12 @@ public final class TaskWiring {
     private final List<OperatorMetricGroup> allMetrics = new ArrayList<>();
     private final List<KeyedStateBackend> allBackends = new ArrayList<>();
 
-    public TaskWiring(PhysicalPlan plan, TaskHost host, KeyedStateBackendFactory backends, OperatorFactory operators) {
+    private final StateRestorer restorer;
+
+    /** {@code restorer} is null for a fresh start. */
+    public TaskWiring(PhysicalPlan plan, TaskHost host, KeyedStateBackendFactory backends, OperatorFactory operators, StateRestorer restorer) {
         this.plan = plan;
+        this.restorer = restorer;
         this.config = plan.logical().config();
         this.clock = config.clock();
         this.host = host;
@@ -146,7 +153,11 @@ public final class TaskWiring {
             metrics.put(n, m);
             contexts.put(n, context(n, subtask, m));
             if (!(n.spec() instanceof Specs.SourceSpec)) {
-                ops.put(n, (StreamOperator<Object>) operators.create(n, subtask));
+                StreamOperator<Object> op = (StreamOperator<Object>) operators.create(n, subtask);
+                if (restorer != null && restorer.has(OperatorIds.of(n))) {
+                    op.restoreOperatorState(restorer.operatorItems(OperatorIds.of(n), subtask, plan.parallelism(n)));
+                }
+                ops.put(n, op);
             }
         }
         // outputs: built after all operators of the chain exist
@@ -156,7 +167,7 @@ public final class TaskWiring {
         }
         for (LogicalNode n : c.members()) {
             if (ops.containsKey(n)) {
-                task.addMember(new ChainMember(ops.get(n), contexts.get(n), outputs.get(n), metrics.get(n)));
+                task.addMember(new ChainMember(OperatorIds.of(n), ops.get(n), contexts.get(n), outputs.get(n), metrics.get(n)));
             }
         }
         if (task instanceof SourceTask st) {
@@ -165,7 +176,8 @@ public final class TaskWiring {
             io.millrace.runtime.operator.OperatorContext ctx = contexts.get(head);
             SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx));
             SourceOperator<Object> op = new SourceOperator<>(reader, spec.watermarks(), spec.badRecords(), ctx, outputs.get(head));
-            st.setSource(op, outputs.get(head), splitsFor(head, (Source<Object, SourceSplit>) spec.source(), subtask, c.parallelism()));
+            st.setSource(op, outputs.get(head), splitsFor(head, (Source<Object, SourceSplit>) spec.source(), subtask, c.parallelism()),
+                    OperatorIds.of(head), head.name(), c.parallelism());
         } else {
             ((StreamTask) task).setInput(new InputGate(gates.get(c).get(subtask)));
         }
@@ -174,6 +186,13 @@ public final class TaskWiring {
     private final Map<LogicalNode, List<SourceSplit>> splits = new IdentityHashMap<>();
 
     private List<SourceSplit> splitsFor(LogicalNode node, Source<Object, SourceSplit> source, int subtask, int parallelism) throws Exception {
+        if (restorer != null && restorer.has(OperatorIds.of(node))) {
+            List<SourceSplit> restored = new ArrayList<>();
+            for (java.io.Serializable item : restorer.operatorItems(OperatorIds.of(node), subtask, parallelism)) {
+                restored.add((SourceSplit) item);
+            }
+            return restored;
+        }
         List<SourceSplit> all = splits.get(node);
         if (all == null) {
             all = new ArrayList<>(source.createSplits(parallelism));
@@ -214,7 +233,7 @@ public final class TaskWiring {
     }
 
     @SuppressWarnings("unchecked")
-    private io.millrace.runtime.operator.OperatorContext context(LogicalNode n, int subtask, OperatorMetricGroup m) {
+    private io.millrace.runtime.operator.OperatorContext context(LogicalNode n, int subtask, OperatorMetricGroup m) throws Exception {
         int p = plan.parallelism(n);
         int maxP = config.maxParallelism();
         KeyedStateBackend backend = null;
@@ -230,11 +249,19 @@ public final class TaskWiring {
                 }
             }
         }
+        String operatorId = OperatorIds.of(n);
         if (plan.keyed(n)) {
-            backend = backends.create(n.name(), KeyGroups.rangeFor(subtask, maxP, p), maxP, clock);
+            KeyGroupRange range = KeyGroups.rangeFor(subtask, maxP, p);
+            backend = backends.create(n.name(), range, maxP, clock);
             allBackends.add(backend);
+            if (restorer != null) {
+                restorer.restoreKeyed(operatorId, backend, range);
+            }
         }
-        return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1);
+        boolean checkpointing = host.checkpointing() != null;
+        long restoredId = restorer == null ? -1 : restorer.checkpointId();
+        int restoredParallelism = restorer == null ? -1 : restorer.parallelism(operatorId);
+        return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1, checkpointing, restoredId, restoredParallelism);
     }
 
     private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx) {

@@ -1,0 +1,155 @@
+package io.millrace.runtime.operator;
+
+import io.millrace.api.sink.CommittingSinkWriter;
+import io.millrace.api.sink.Committer;
+import io.millrace.api.sink.SinkContext;
+import io.millrace.api.sink.TwoPhaseCommitSink;
+import io.millrace.api.time.Clock;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Runs an exactly-once sink. On each checkpoint barrier the writer prepares what it wrote; those
+ * committables are kept, stored in the checkpoint (all not yet committed), and committed when the
+ * checkpoint completes. On a restore, the committables of the restored checkpoint are committed first
+ * (again, if they already were: commits are idempotent), and what failed runs left behind is aborted.
+ * Without checkpointing, output is committed at the end of a bounded input.
+ */
+public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {
+    private final TwoPhaseCommitSink<T, C> sink;
+    private final TreeMap<Long, List<C>> pending = new TreeMap<>();
+    private final List<C> restored = new ArrayList<>();
+    private CommittingSinkWriter<T, C> writer;
+    private Committer<C> committer;
+
+    public TwoPhaseCommitSinkOperator(TwoPhaseCommitSink<T, C> sink) {
+        this.sink = sink;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void restoreOperatorState(List<Serializable> items) {
+        for (Serializable item : items) {
+            restored.add((C) item);
+        }
+    }
+
+    @Override
+    public void open(OperatorContext ctx, io.millrace.runtime.operator.Output<Void> output) throws Exception {
+        super.open(ctx, output);
+        SinkContext own = sinkContext(ctx, ctx.subtaskIndex());
+        long restoredId = ctx.restoredCheckpointId();
+        sink.abortLingering(own, restoredId);
+        // after scaling in, the subtasks that no longer exist left files too: their lowest new owner cleans up
+        for (int old = ctx.parallelism() + ctx.subtaskIndex(); old < ctx.restoredParallelism(); old += ctx.parallelism()) {
+            sink.abortLingering(sinkContext(ctx, old), restoredId);
+        }
+        committer = sink.createCommitter(own);
+        if (!restored.isEmpty()) {
+            committer.commit(new ArrayList<>(restored));
+            restored.clear();
+        }
+        writer = sink.createWriter(own);
+    }
+
+    @Override
+    public void processRecord(T value, long timestamp) {
+        try {
+            writer.write(value, timestamp);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    @Override
+    public void processWatermark(long watermark) throws Exception {
+        currentWatermark = watermark;
+        metrics.watermark(watermark);
+        writer.onWatermark(watermark);
+    }
+
+    /** Called by the task when it runs out of input for now: lets the writer flush its buffers (still uncommitted). */
+    public void flushIdle() throws Exception {
+        writer.flush(false);
+    }
+
+    @Override
+    public List<? extends Serializable> snapshotOperatorState(long checkpointId) throws Exception {
+        List<C> prepared = writer.prepareCommit(checkpointId);
+        if (!prepared.isEmpty()) {
+            pending.put(checkpointId, new ArrayList<>(prepared));
+        }
+        List<C> all = new ArrayList<>();
+        for (List<C> c : pending.values()) {
+            all.addAll(c);
+        }
+        return all;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        Map<Long, List<C>> done = pending.headMap(checkpointId, true);
+        if (done.isEmpty()) {
+            return;
+        }
+        List<C> toCommit = new ArrayList<>();
+        for (List<C> c : done.values()) {
+            toCommit.addAll(c);
+        }
+        committer.commit(toCommit);
+        done.clear();
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        writer.flush(true);
+        if (!context.checkpointingEnabled()) {
+            List<C> last = writer.prepareCommit(Long.MAX_VALUE);
+            if (!last.isEmpty()) {
+                committer.commit(last);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (writer != null) {
+                writer.close();
+            }
+        } finally {
+            writer = null;
+            if (committer != null) {
+                committer.close();
+                committer = null;
+            }
+        }
+    }
+
+    private static SinkContext sinkContext(OperatorContext ctx, int subtask) {
+        return new SinkContext() {
+            @Override
+            public int subtaskIndex() {
+                return subtask;
+            }
+
+            @Override
+            public int parallelism() {
+                return ctx.parallelism();
+            }
+
+            @Override
+            public Clock clock() {
+                return ctx.clock();
+            }
+
+            @Override
+            public String sinkName() {
+                return ctx.operatorName();
+            }
+        };
+    }
+}
