@@ -1,0 +1,270 @@
+package io.millrace.runtime.checkpoint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Checkpoints and savepoints in directories of the local file system.
+ *
+ * <pre>
+ * &lt;directory&gt;/checkpoints/              the root; StateHandle paths are relative to it
+ *   chk-11/                              complete: has _metadata
+ *     _metadata                          JSON, see {@link MetadataFormat}
+ *     map-1-0.keyed                      state files, names from the caller made safe ({@link StateFileName})
+ *   chk-12/                              in progress or abandoned: no _metadata (maybe _metadata.tmp)
+ * &lt;savepointDirectory&gt;/
+ *   savepoint-12-3f9a0c1e/               self-contained: _metadata and the state files, movable as a whole
+ * </pre>
+ *
+ * <p>A checkpoint exists once its {@code _metadata} does, and that file appears atomically (written as
+ * {@code _metadata.tmp}, synced, renamed, directory synced). State files are synced when their writer
+ * finishes. A savepoint is committed by moving the checkpoint's directory into the savepoint directory
+ * (copying if it is on another file system), so retention never sees it. Before {@link #latest} or
+ * {@link #load} hands out a checkpoint, its metadata checksum and the size and CRC-32 of every state file
+ * are verified; a damaged one is skipped with a warning naming the file.
+ *
+ * <p>Threads: any number of subtask threads create and write state files concurrently; commit, discard and
+ * retain are meant for the coordinator thread. They share one lock, which state file creation takes only
+ * the first time a checkpoint id is seen. A directory without metadata that this instance did not start is
+ * left over from an earlier process: it is replaced when its id is started again and deleted by
+ * {@link #retain}. Checkpoint ids must not be reused within one instance unless the id was discarded.
+ */
+public final class LocalCheckpointStorage implements CheckpointStorage {
+    static final String CHECKPOINTS = "checkpoints";
+    static final String SAVEPOINT_PREFIX = "savepoint-";
+
+    private final Path root;
+    private final Path savepointDirectory;
+    private final CheckpointVerifier verifier;
+    private final Map<Long, CheckpointDirectory> started = new ConcurrentHashMap<>();
+    private final Map<Long, Path> savepoints = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+
+    /** Checkpoints under {@code directory/checkpoints}, savepoints under {@code directory/savepoints}. */
+    public LocalCheckpointStorage(Path directory) throws IOException {
+        this(directory, directory.resolve("savepoints"));
+    }
+
+    /** Checkpoints under {@code directory/checkpoints}, savepoints under {@code savepointDirectory}. */
+    public LocalCheckpointStorage(Path directory, Path savepointDirectory) throws IOException {
+        this.root = directory.resolve(CHECKPOINTS).toAbsolutePath().normalize();
+        this.savepointDirectory = savepointDirectory.toAbsolutePath().normalize();
+        this.verifier = new CheckpointVerifier(root);
+        Files.createDirectories(root);
+    }
+
+    /** The directory holding the {@code chk-<id>} directories. */
+    public Path checkpointRoot() {
+        return root;
+    }
+
+    /** Where savepoint {@code checkpointId} was committed by this instance, if it was. */
+    public Optional<Path> savepointPath(long checkpointId) {
+        return Optional.ofNullable(savepoints.get(checkpointId));
+    }
+
+    @Override
+    public StateFileWriter createStateFile(long checkpointId, String name) throws IOException {
+        CheckpointDirectory directory = started.get(checkpointId);
+        if (directory == null) {
+            directory = start(checkpointId);
+        }
+        String fileName = StateFileName.of(name);
+        return new LocalStateFileWriter(directory.path().resolve(fileName), directory.name() + "/" + fileName);
+    }
+
+    @Override
+    public InputStream openStateFile(StateHandle handle) throws IOException {
+        return VerifyingStateInput.open(root.resolve(handle.path()), handle.path(), handle);
+    }
+
+    @Override
+    public synchronized void commit(CheckpointMetadata metadata) throws IOException {
+        CheckpointDirectory directory = CheckpointDirectory.of(root, metadata.checkpointId());
+        if (directory.isComplete()) {
+            throw new IOException("checkpoint " + metadata.checkpointId() + " is already complete: " + directory.metadataFile());
+        }
+        for (StateHandle handle : CheckpointVerifier.handles(metadata)) {
+            checkWritten(directory, handle);
+        }
+        byte[] content = MetadataFormat.write(metadata, handle -> handle.path().substring(directory.name().length() + 1));
+        if (metadata.savepoint()) {
+            commitSavepoint(directory, content);
+        } else {
+            Files.createDirectories(directory.path());
+            DurableFiles.writeAtomically(directory.metadataFile(), content);
+            DurableFiles.syncDirectory(root);
+        }
+        started.remove(metadata.checkpointId());
+    }
+
+    @Override
+    public Optional<CheckpointMetadata> latest(Consumer<String> warnings) throws IOException {
+        List<String> skipped = new ArrayList<>();
+        List<CheckpointDirectory> directories = list();
+        for (int i = directories.size() - 1; i >= 0; i--) {
+            CheckpointDirectory directory = directories.get(i);
+            if (directory.isCommitPending()) {
+                skipped.add("checkpoint " + directory.id() + " is incomplete (" + directory.name() + "/"
+                        + CheckpointDirectory.PENDING_METADATA + " was never committed)");
+            } else if (directory.isComplete()) {
+                try {
+                    CheckpointMetadata metadata = verifier.read(directory.path());
+                    skipped.forEach(s -> warnings.accept(s + "; using checkpoint " + directory.id()));
+                    return Optional.of(metadata);
+                } catch (CheckpointFileDamagedException e) {
+                    skipped.add("checkpoint " + directory.id() + " is damaged (" + e.getMessage() + ")");
+                }
+            }
+        }
+        skipped.forEach(s -> warnings.accept(s + "; no intact checkpoint is left"));
+        return Optional.empty();
+    }
+
+    @Override
+    public CheckpointMetadata load(String pointer) throws IOException {
+        Path path = Path.of(pointer).toAbsolutePath().normalize();
+        Path directory = path.getFileName() != null && path.getFileName().toString().equals(CheckpointDirectory.METADATA)
+                ? path.getParent()
+                : path;
+        if (!Files.isDirectory(directory)) {
+            throw new IOException("no checkpoint or savepoint at " + pointer + " (" + directory + " is not a directory)");
+        }
+        if (!Files.isRegularFile(directory.resolve(CheckpointDirectory.METADATA))) {
+            throw new IOException(pointer + " is not a complete checkpoint or savepoint (no " + CheckpointDirectory.METADATA + " in " + directory + ")");
+        }
+        try {
+            return verifier.read(directory);
+        } catch (CheckpointFileDamagedException e) {
+            throw new IOException("the checkpoint or savepoint at " + directory + " is damaged: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<Long> completed() throws IOException {
+        return list().stream().filter(CheckpointDirectory::isComplete).map(CheckpointDirectory::id).toList();
+    }
+
+    @Override
+    public synchronized void discard(long checkpointId) throws IOException {
+        started.remove(checkpointId);
+        CheckpointDirectory directory = CheckpointDirectory.of(root, checkpointId);
+        // Metadata first: a crash half-way leaves an abandoned directory, not a complete one with files missing.
+        Files.deleteIfExists(directory.metadataFile());
+        DurableFiles.deleteTree(directory.path());
+    }
+
+    @Override
+    public synchronized void retain(int count) throws IOException {
+        if (count < 1) {
+            throw new IllegalArgumentException("retained checkpoints must be at least 1, not " + count);
+        }
+        List<CheckpointDirectory> directories = list();
+        List<CheckpointDirectory> complete = directories.stream().filter(CheckpointDirectory::isComplete).toList();
+        long newest = complete.isEmpty() ? Long.MIN_VALUE : complete.get(complete.size() - 1).id();
+        for (int i = 0; i < complete.size() - count; i++) {
+            discard(complete.get(i).id());
+        }
+        for (CheckpointDirectory directory : directories) {
+            boolean abandoned = !directory.isComplete() && (directory.id() < newest || !started.containsKey(directory.id()));
+            if (abandoned) {
+                discard(directory.id());
+            }
+        }
+    }
+
+    /** Prepares the directory of a checkpoint this instance writes for the first time. */
+    private synchronized CheckpointDirectory start(long checkpointId) throws IOException {
+        CheckpointDirectory directory = started.get(checkpointId);
+        if (directory != null) {
+            return directory;
+        }
+        directory = CheckpointDirectory.of(root, checkpointId);
+        if (directory.isComplete()) {
+            throw new IOException("checkpoint " + checkpointId + " is already complete: " + directory.metadataFile());
+        }
+        DurableFiles.deleteTree(directory.path());
+        Files.createDirectories(directory.path());
+        started.put(checkpointId, directory);
+        return directory;
+    }
+
+    private void checkWritten(CheckpointDirectory directory, StateHandle handle) throws IOException {
+        String prefix = directory.name() + "/";
+        if (!handle.path().startsWith(prefix) || handle.path().indexOf('/', prefix.length()) >= 0) {
+            throw new IllegalArgumentException("state file " + handle.path() + " does not belong to checkpoint " + directory.id());
+        }
+        try {
+            long size = Files.size(root.resolve(handle.path()));
+            if (size != handle.size()) {
+                throw new IOException("state file " + handle.path() + " has " + size + " bytes, its handle says " + handle.size());
+            }
+        } catch (NoSuchFileException e) {
+            throw new IOException("state file " + handle.path() + " of checkpoint " + directory.id() + " does not exist", e);
+        }
+    }
+
+    private void commitSavepoint(CheckpointDirectory directory, byte[] content) throws IOException {
+        Files.createDirectories(savepointDirectory);
+        Path target = savepointDirectory.resolve(
+                SAVEPOINT_PREFIX + directory.id() + "-" + HexFormat.of().formatHex(nextBytes()));
+        boolean copied = false;
+        if (Files.isDirectory(directory.path())) {
+            try {
+                Files.move(directory.path(), target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.createDirectory(target);
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(directory.path())) {
+                    for (Path file : files) {
+                        DurableFiles.copySynced(file, target.resolve(file.getFileName()));
+                    }
+                }
+                copied = true;
+            }
+        } else {
+            Files.createDirectory(target);
+        }
+        DurableFiles.writeAtomically(target.resolve(CheckpointDirectory.METADATA), content);
+        DurableFiles.syncDirectory(savepointDirectory);
+        if (copied) {
+            DurableFiles.deleteTree(directory.path());
+        }
+        DurableFiles.syncDirectory(root);
+        savepoints.put(directory.id(), target);
+    }
+
+    private byte[] nextBytes() {
+        byte[] bytes = new byte[4];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    /** The checkpoint directories under the root, by ascending id. */
+    private List<CheckpointDirectory> list() throws IOException {
+        List<CheckpointDirectory> directories = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+            for (Path entry : entries) {
+                if (Files.isDirectory(entry)) {
+                    CheckpointDirectory.parse(entry).ifPresent(directories::add);
+                }
+            }
+        }
+        directories.sort(Comparator.comparingLong(CheckpointDirectory::id));
+        return directories;
+    }
+}
