@@ -18,6 +18,12 @@ public interface JobHandle {
 
     boolean isDone();
 
+    /**
+     * Starts a checkpoint now, besides the periodic ones; the future completes with its id once it is
+     * complete everywhere, or fails if it is abandoned or checkpointing is off.
+     */
+    java.util.concurrent.CompletableFuture<Long> triggerCheckpoint();
+
     /** A consistent-enough snapshot of the job's metrics, cheap to take while it runs. */
     JobMetrics metrics();
 }

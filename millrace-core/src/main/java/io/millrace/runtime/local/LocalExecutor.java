@@ -3,6 +3,8 @@ package io.millrace.runtime.local;
 import io.millrace.api.JobHandle;
 import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.PlanExecutor;
+import io.millrace.runtime.checkpoint.CheckpointStorage;
+import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.plan.OperatorLowering;
 import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
@@ -22,7 +24,16 @@ public final class LocalExecutor implements PlanExecutor {
     @Override
     public JobHandle submit(LogicalPlan plan, String jobName) {
         PhysicalPlan physical = PhysicalPlan.of(plan);
-        LocalJob job = new LocalJob(jobName, physical, backends, new OperatorLowering());
+        CheckpointStorage storage = null;
+        if (plan.config().checkpoints().enabled()) {
+            try {
+                storage = new LocalCheckpointStorage(plan.config().checkpoints().directory());
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("checkpoint directory " + plan.config().checkpoints().directory()
+                        + " cannot be used: " + e.getMessage(), e);
+            }
+        }
+        LocalJob job = new LocalJob(jobName, physical, backends, new OperatorLowering(), storage);
         job.start();
         return job;
     }

@@ -151,9 +151,9 @@ final class LocalJob implements JobHandle {
     }
 
     private void pause(Duration delay) {
-        long end = System.nanoTime() + delay.toNanos();
+        long end = clock.nanoTime() + delay.toNanos();
         while (!userCancelled) {
-            long left = end - System.nanoTime();
+            long left = end - clock.nanoTime();
             if (left <= 0) {
                 return;
             }
@@ -213,13 +213,13 @@ final class LocalJob implements JobHandle {
         return done.getCount() == 0;
     }
 
-    /** Starts a checkpoint now; the future completes when it is complete everywhere. */
-    java.util.concurrent.CompletableFuture<CheckpointMetadata> triggerCheckpoint() {
+    @Override
+    public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint() {
         JobAttempt a = current;
         if (a == null || a.coordinator() == null) {
             return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("checkpointing is off for job '" + name + "'"));
         }
-        return a.coordinator().triggerNow(false);
+        return a.coordinator().triggerNow(false).thenApply(CheckpointMetadata::checkpointId);
     }
 
     @Override

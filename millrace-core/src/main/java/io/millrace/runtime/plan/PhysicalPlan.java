@@ -116,7 +116,15 @@ public final class PhysicalPlan {
     }
 
     private void validate() {
+        boolean unbounded = logical.nodes().stream().anyMatch(n -> n.spec() instanceof Specs.SourceSpec<?> s
+                && s.source().boundedness() == io.millrace.api.source.Boundedness.CONTINUOUS_UNBOUNDED);
         for (LogicalNode n : logical.nodes()) {
+            if (unbounded && !logical.config().checkpoints().enabled() && n.spec() instanceof Specs.SinkSpec<?> sink
+                    && sink.sink() instanceof io.millrace.api.sink.TwoPhaseCommitSink<?, ?>) {
+                throw new IllegalArgumentException("sink '" + n.name() + "' is exactly-once: it commits its output on checkpoints,"
+                        + " and this job reads an unbounded source without checkpointing, so nothing would ever be committed;"
+                        + " set a checkpoint directory (PipelineConfig.checkpoints().directory(...))");
+            }
             if (n.spec() instanceof Specs.SourceSpec<?> s && s.badRecords() == BadRecordPolicy.DEAD_LETTER) {
                 boolean read = outgoing.get(n).stream().anyMatch(e -> BadRecord.DEAD_LETTERS.equals(e.sideOutput()));
                 if (!read) {

@@ -13,7 +13,7 @@ import java.util.List;
  * a batch: when one is full, the source pauses (counted in {@code sourcePauses}) and reads nothing until
  * the consumer catches up. That is how backpressure reaches the source.
  */
-final class SourceTask extends Task {
+public final class SourceTask extends Task {
     private static final long NOTHING_AVAILABLE_PARK_NANOS = 1_000_000L;
     private static final long PAUSE_PARK_NANOS = 200_000L;
     private SourceOperator<Object> source;
