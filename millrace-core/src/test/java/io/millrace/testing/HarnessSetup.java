@@ -20,6 +20,7 @@ public final class HarnessSetup<H> {
     private long processingTime;
     private KeySelector<Object, Object> selector1;
     private KeySelector<Object, Object> selector2;
+    private BackendRestore restore;
 
     HarnessSetup(Opener<H> factory) {
         this.factory = factory;
@@ -60,6 +61,15 @@ public final class HarnessSetup<H> {
         return this;
     }
 
+    /**
+     * Fills the keyed backend before the operator opens, as a task restoring a checkpoint does (for
+     * example by calling {@code restoreKeyGroup} for each owned key group).
+     */
+    public HarnessSetup<H> restoring(BackendRestore restore) {
+        this.restore = restore;
+        return this;
+    }
+
     /** Creates the harness and opens its operator. */
     public H open() throws Exception {
         return factory.open(this);
@@ -73,8 +83,23 @@ public final class HarnessSetup<H> {
                 new OperatorMetricGroup(name, subtask), backend, selector1, selector2);
     }
 
+    void restore(HeapKeyedStateBackend backend) throws Exception {
+        if (restore != null) {
+            if (backend == null) {
+                throw new IllegalStateException("restoring needs a keyed harness: call keyedBy first");
+            }
+            restore.restore(backend);
+        }
+    }
+
     long startProcessingTime() {
         return processingTime;
+    }
+
+    /** Restores state into a fresh backend before the operator opens. */
+    @FunctionalInterface
+    public interface BackendRestore {
+        void restore(HeapKeyedStateBackend backend) throws Exception;
     }
 
     /** Builds and opens a harness from a setup. */

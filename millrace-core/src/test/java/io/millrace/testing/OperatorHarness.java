@@ -23,6 +23,7 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
         this.operator = operator;
         this.clock = new ManualClock(setup.startProcessingTime());
         this.context = setup.context(clock);
+        setup.restore((HeapKeyedStateBackend) context.keyedStateBackend());
         operator.open(context, output);
     }
 

@@ -114,6 +114,14 @@ public final class HeapTimerService<N> implements InternalTimerService<N> {
         processingTimers.forEachInGroup(keyGroup, processingTime);
     }
 
+    /**
+     * Adds a timer restored from a checkpoint for {@code key} in {@code keyGroup} (not the current key).
+     * Restoring timers in their original registration order keeps the firing order of equal timestamps.
+     */
+    public void restoreTimer(Object key, int keyGroup, N namespace, long timestamp, boolean eventTime) {
+        (eventTime ? eventTimers : processingTimers).add(key, keyGroup, namespace, timestamp);
+    }
+
     private Object requireKey() {
         Object key = keys.currentKey();
         if (key == null) {

@@ -49,6 +49,11 @@ public final class Timer<N> {
         return timestamp;
     }
 
+    /** Registration order within its queue: of two timers with the same timestamp, the lower fires first. */
+    public long sequence() {
+        return sequence;
+    }
+
     /** Heap order: timestamp, then registration order. */
     boolean firesBefore(Timer<?> other) {
         return timestamp < other.timestamp || (timestamp == other.timestamp && sequence < other.sequence);

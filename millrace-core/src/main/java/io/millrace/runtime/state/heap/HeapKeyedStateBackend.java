@@ -10,10 +10,20 @@ import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
+import io.millrace.runtime.state.heap.KeyGroupSection.RestoredTimer;
+import io.millrace.runtime.state.heap.KeyGroupSection.StateRef;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -35,6 +45,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final List<StateTable> ttlTables = new ArrayList<>();
     private final List<HeapTimerService<?>> timerServices = new ArrayList<>();
     private final Map<String, HeapTimerService<?>> timerServicesByName = new LinkedHashMap<>();
+    /** Restored states and timers not yet claimed by name; they move into tables and services when created. */
+    private final Map<String, RestoredState> restoredStates = new HashMap<>();
+    private final Map<String, List<RestoredTimer>> restoredTimers = new HashMap<>();
 
     /** The current key, null when none. */
     private Object key;
@@ -125,6 +138,10 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         HeapTimerService<N> service = new HeapTimerService<>(name, this, clock, target);
         timerServicesByName.put(name, service);
         timerServices.add(service);
+        List<RestoredTimer> restored = restoredTimers.remove(name);
+        if (restored != null) {
+            adoptTimers(service, restored);
+        }
         return service;
     }
 
@@ -217,8 +234,74 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         r.table.forEachInGroup(keyGroup, action);
     }
 
+    /**
+     * Serializes every state and timer of every owned key group into memory, so that nothing done after
+     * this returns (including in-place mutation of stored values) shows in the snapshot; the returned
+     * snapshot only copies bytes. The pause is proportional to the state size.
+     */
+    @Override
+    public KeyedStateSnapshot snapshot(long checkpointId) throws IOException {
+        List<StateRef> refs = new ArrayList<>(states.size());
+        for (Map.Entry<String, Registered> e : states.entrySet()) {
+            refs.add(new StateRef(e.getKey(), e.getValue().kind, e.getValue().table));
+        }
+        List<HeapTimerService<?>> services = List.copyOf(timerServices);
+        CaptureBuffer buffer = new CaptureBuffer();
+        DataOutputStream out = new DataOutputStream(buffer);
+        byte[][] sections = new byte[range.size()][];
+        for (int i = 0; i < sections.length; i++) {
+            buffer.reset();
+            KeyGroupSection.write(out, range.start() + i, refs, services);
+            out.flush();
+            sections[i] = buffer.copy();
+        }
+        return new HeapSnapshot(range, sections);
+    }
+
+    /**
+     * Reads one key group's section. States and timer services already created receive their part at
+     * once; the others keep it until the operator creates them by name.
+     */
+    @Override
+    public void restoreKeyGroup(int keyGroup, DataInputStream in) throws IOException {
+        if (!range.contains(keyGroup)) {
+            throw new IllegalArgumentException("cannot restore key group " + keyGroup + ": this backend owns key groups "
+                    + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
+        }
+        KeyGroupSection.read(in, keyGroup, restoredStates, restoredTimers);
+        for (Map.Entry<String, Registered> e : states.entrySet()) {
+            RestoredState r = restoredStates.remove(e.getKey());
+            if (r != null) {
+                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis());
+            }
+        }
+        for (HeapTimerService<?> service : timerServices) {
+            List<RestoredTimer> restored = restoredTimers.remove(service.name());
+            if (restored != null) {
+                adoptTimers(service, restored);
+            }
+        }
+    }
+
+    /** Names of restored states and timer services that no operator has asked for yet. */
+    public Set<String> unclaimedRestoredNames() {
+        Set<String> names = new TreeSet<>(restoredStates.keySet());
+        names.addAll(restoredTimers.keySet());
+        return names;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <N> void adoptTimers(HeapTimerService<N> service, List<RestoredTimer> restored) {
+        restored.sort(Comparator.comparingLong(RestoredTimer::sequence));
+        for (RestoredTimer t : restored) {
+            service.restoreTimer(t.key(), t.keyGroup(), (N) t.namespace(), t.timestamp(), t.eventTime());
+        }
+    }
+
     @Override
     public void close() {
+        restoredStates.clear();
+        restoredTimers.clear();
         states.clear();
         ttlTables.clear();
         timerServices.clear();
@@ -253,6 +336,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             return r.state;
         }
         StateTable table = tableFactory.get();
+        RestoredState restored = restoredStates.get(name);
+        if (restored != null) {
+            restored.adoptInto(table, kind, clock.millis());
+            restoredStates.remove(name);
+        }
         Object state = factory.apply(table);
         states.put(name, new Registered(kind, state, table));
         if (table.hasTtl()) {

@@ -147,6 +147,11 @@ final class KeyTable {
         }
     }
 
+    /** The slots and their chains, for a snapshot to walk; callers must not change them. */
+    Entry[] slots() {
+        return slots;
+    }
+
     /** Decides during a sweep whether an entry is dead; may prune the entry's value in place. */
     interface ExpiryCheck {
         boolean isDead(Entry entry, long now);

@@ -114,6 +114,24 @@ class StateTable implements KeyTable.ExpiryCheck {
         groups[keyGroup - backend.keyGroupRange().start()].forEach(action);
     }
 
+    /** The entries of one owned key group, for snapshots. */
+    final KeyTable group(int keyGroup) {
+        return groups[keyGroup - backend.keyGroupRange().start()];
+    }
+
+    /** Whether whole entries carry an expiry (TTL, except for map state whose user entries carry it). */
+    final boolean entryTtl() {
+        return entryTtl;
+    }
+
+    /**
+     * Adds a restored entry to an owned key group; {@code expiry} is used only when entries carry one.
+     * The key must not be present yet (a key group is restored once, before the operator runs).
+     */
+    final void restore(int keyGroup, Object key, Object value, long expiry) {
+        group(keyGroup).insert(key, key.hashCode(), value, expiry);
+    }
+
     /** Visits up to about {@code steps} slots and entries from the cursor, removing expired entries. */
     final void sweep(long now, int steps) {
         int done = 0;
