@@ -265,6 +265,6 @@ class WindowEquivalenceIT {
     }
 
     private static String where(long seed, int round, WindowShape shape, Mode mode, long lateness, Run run) {
-        return "seed " + seed + " (round " + round + ") + ": " + shape + " " + mode + " lateness " + lateness + " [" + run.description() + "]";
+        return "seed " + seed + " (round " + round + "): " + shape + " " + mode + " lateness " + lateness + " [" + run.description() + "]";
     }
 }
