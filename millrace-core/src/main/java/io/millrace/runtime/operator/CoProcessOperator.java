@@ -47,7 +47,6 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
 
     @Override
     public void processRecord1(A value, long timestamp) throws Exception {
-        metrics.recordsIn++;
         try {
             if (backend != null) {
                 backend.setCurrentKey(keySelector1.getKey(value));
@@ -61,7 +60,6 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
 
     @Override
     public void processRecord2(B value, long timestamp) throws Exception {
-        metrics.recordsIn++;
         try {
             if (backend != null) {
                 backend.setCurrentKey(keySelector2 == null ? null : keySelector2.getKey(value));
@@ -155,7 +153,6 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
 
         @Override
         public <X> void output(OutputTag<X> tag, X value) {
-            metrics.recordsOut++;
             output.emit(tag, value, timestamp);
         }
     }
@@ -166,7 +163,6 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
 
         @Override
         public void collect(OUT value) {
-            metrics.recordsOut++;
             output.emit(value, timestamp);
         }
     }

@@ -42,7 +42,6 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
 
     @Override
     public void processRecord(IN value, long timestamp) throws Exception {
-        metrics.recordsIn++;
         try {
             backend.setCurrentKey(keySelector.getKey(value));
             callContext.timestamp = timestamp;
@@ -119,7 +118,6 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
 
         @Override
         public <X> void output(OutputTag<X> tag, X value) {
-            metrics.recordsOut++;
             output.emit(tag, value, timestamp);
         }
 
@@ -136,7 +134,6 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
 
         @Override
         public void collect(OUT value) {
-            metrics.recordsOut++;
             output.emit(value, timestamp);
         }
     }

@@ -1,0 +1,23 @@
+package io.millrace.testing;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/** Waits for a condition that another thread makes true, with a bound instead of a fixed sleep. */
+public final class Await {
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    private Await() {}
+
+    /** Returns once {@code condition} holds; fails naming {@code what} after 20 s. */
+    public static void until(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not reached within " + BOUND.toSeconds() + " s: " + what);
+            }
+            LockSupport.parkNanos(200_000);
+        }
+    }
+}
