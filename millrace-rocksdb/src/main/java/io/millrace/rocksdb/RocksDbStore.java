@@ -34,10 +34,6 @@ import org.rocksdb.WriteOptions;
  * Task thread only, except that {@code close} may run on another thread once the task stopped.
  */
 final class RocksDbStore implements AutoCloseable {
-    static {
-        RocksDB.loadLibrary();
-    }
-
     private final Path directory;
     private final SharedMemory memory;
     private final BloomFilter filter;

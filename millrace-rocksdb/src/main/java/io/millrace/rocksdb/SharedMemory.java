@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.rocksdb.Cache;
 import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBufferManager;
 
 /**
@@ -18,6 +19,10 @@ final class SharedMemory {
     /** Share of the cache reserved for index and filter blocks (high priority). */
     private static final double HIGH_PRIORITY_RATIO = 0.1;
     private static final Map<Long, SharedMemory> BY_SIZE = new HashMap<>();
+
+    static {
+        RocksDB.loadLibrary();
+    }
 
     private final long bytes;
     private final Cache cache;

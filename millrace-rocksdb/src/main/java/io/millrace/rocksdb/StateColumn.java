@@ -21,6 +21,8 @@ final class StateColumn {
     /** Accesses of a TTL state between two small sweeps, and the rows such a sweep visits. */
     static final int ACCESSES_PER_SWEEP = 256;
     static final int ACCESS_SWEEP_ROWS = 1024;
+    /** How many times its row budget a sweep may visit while most rows it meets are expired. */
+    static final int MAX_SWEEP_BATCHES = 16;
 
     final String name;
     final String kind;
@@ -33,8 +35,15 @@ final class StateColumn {
     private final TaggedSerializer values = TaggedSerializer.values();
     private final ByteReader reader = new ByteReader();
     private Class<?> lastValueType;
-    private byte[] sweepCursor;
     private int accessesSinceSweep;
+    /** Where the current sweep pass goes on; null between passes. */
+    private byte[] sweepCursor;
+    /** No row expires before this (every write lowers it; a completed pass raises it). */
+    private long expiryLowerBound = Long.MAX_VALUE;
+    private long nextPassAt = Long.MIN_VALUE;
+    /** Least expiry among the rows the current pass kept, and among rows written since it started. */
+    private long passMinExpiry = Long.MAX_VALUE;
+    private long writtenMinExpiry = Long.MAX_VALUE;
 
     StateColumn(String name, String kind, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend, BytesColumn bytes) {
         this.name = name;
@@ -119,7 +128,7 @@ final class StateColumn {
         ByteWriter v = backend.valueScratch();
         v.reset();
         if (ttlMillis != 0) {
-            v.writeLong(backend.clock.millis() + ttlMillis);
+            v.writeLong(expiryFrom(backend.clock.millis()));
         }
         v.write(encoded);
         bytes.put(k.buffer(), 0, k.size(), v.buffer(), 0, v.size());
@@ -158,7 +167,7 @@ final class StateColumn {
         }
     }
 
-    /** Whether the current key has at least one live row. */
+    /** Whether the current key has at least one live row; deletes the expired rows it passes. */
     boolean anyRow() {
         byte[] prefix = backend.requireKeyBytes(this);
         long now = backend.clock.millis();
@@ -167,6 +176,7 @@ final class StateColumn {
                 if (ttlMillis == 0 || expiry(it.value()) > now) {
                     return true;
                 }
+                bytes.delete(it.key());
             }
             bytes.checkStatus(it);
         }
@@ -246,38 +256,53 @@ final class StateColumn {
     }
 
     /**
-     * Visits up to {@code rows} rows from the sweep cursor, deleting expired ones; wraps around at the end
-     * of the column at most once per call. No-op without TTL.
+     * Visits about {@code rows} rows from the sweep cursor, deleting expired ones; while most visited rows
+     * turn out expired it goes on, up to {@link #MAX_SWEEP_BATCHES} times as many. A pass runs from the
+     * first row to the last over several calls. A new pass starts only when a row may have expired (the
+     * clock reached the lower bound of all expiries) and at most every quarter TTL, so idle or frequent
+     * ticks cost nothing. No-op without TTL.
      */
     void sweep(long now, int rows) {
         if (ttlMillis == 0) {
             return;
         }
-        boolean wrapped = false;
+        if (sweepCursor == null) {
+            if (now < expiryLowerBound || now < nextPassAt) {
+                return;
+            }
+            nextPassAt = now + Math.max(1, ttlMillis / 4);
+            passMinExpiry = Long.MAX_VALUE;
+            writtenMinExpiry = Long.MAX_VALUE;
+        }
         try (RocksIterator it = bytes.scan()) {
             if (sweepCursor == null) {
                 it.seekToFirst();
             } else {
                 it.seek(sweepCursor);
             }
-            int visited = 0;
-            while (visited < rows) {
-                if (!it.isValid()) {
-                    bytes.checkStatus(it);
-                    if (wrapped || sweepCursor == null) {
-                        break;
+            for (int batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
+                int deleted = 0;
+                int visited = 0;
+                for (; visited < rows && it.isValid(); visited++, it.next()) {
+                    long expiry = expiry(it.value());
+                    if (expiry <= now) {
+                        bytes.delete(it.key());
+                        deleted++;
+                    } else {
+                        passMinExpiry = Math.min(passMinExpiry, expiry);
                     }
-                    wrapped = true;
-                    it.seekToFirst();
-                    continue;
                 }
-                if (expiry(it.value()) <= now) {
-                    bytes.delete(it.key());
+                if (!it.isValid() || deleted * 2 <= visited) {
+                    break;
                 }
-                visited++;
-                it.next();
             }
-            sweepCursor = it.isValid() ? it.key() : null;
+            if (it.isValid()) {
+                sweepCursor = it.key();
+            } else {
+                bytes.checkStatus(it);
+                sweepCursor = null;
+                expiryLowerBound = Math.min(passMinExpiry, writtenMinExpiry);
+            }
         }
     }
 
@@ -316,7 +341,7 @@ final class StateColumn {
         }
         if (refreshOnRead && !forWrite) {
             row = row.clone();
-            setExpiry(row, now + ttlMillis);
+            setExpiry(row, expiryFrom(now));
             bytes.put(key, offset, length, row, 0, row.length);
         }
         return values.read(reader.reset(row, 8, row.length - 8));
@@ -328,7 +353,7 @@ final class StateColumn {
         if (ttlMillis != 0) {
             long now = backend.clock.millis();
             onTtlAccess(now);
-            v.writeLong(now + ttlMillis);
+            v.writeLong(expiryFrom(now));
         }
         noteType(value);
         serialize(value, v);
@@ -345,7 +370,7 @@ final class StateColumn {
 
     private void refresh(byte[] key, byte[] row, long now) {
         byte[] copy = row.clone();
-        setExpiry(copy, now + ttlMillis);
+        setExpiry(copy, expiryFrom(now));
         bytes.put(key, copy);
     }
 
@@ -354,6 +379,14 @@ final class StateColumn {
             lastValueType = value.getClass();
             backend.noteValueType(name, value);
         }
+    }
+
+    /** The expiry of a row written now; keeps the sweep's lower bound of all expiries valid. */
+    private long expiryFrom(long now) {
+        long expiry = now + ttlMillis;
+        expiryLowerBound = Math.min(expiryLowerBound, expiry);
+        writtenMinExpiry = Math.min(writtenMinExpiry, expiry);
+        return expiry;
     }
 
     private static long expiry(byte[] row) {
