@@ -279,6 +279,23 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return store.diskBytes();
     }
 
+    /** Bytes of the SST files of all states (excluding memtables and logs), as RocksDB reports them. */
+    public long sstBytes() {
+        long n = 0;
+        for (Registered r : states.values()) {
+            n += store.property(r.column.bytes(), "rocksdb.total-sst-files-size");
+        }
+        return n;
+    }
+
+    /**
+     * Bytes in use of the managed memory shared with every backend of the same setting: cached blocks,
+     * index and filter blocks, and the write buffers charged to the cache.
+     */
+    public long managedMemoryUsage() {
+        return store.memory().cache().getUsage();
+    }
+
     /** Flushes memtables and compacts all column families, so deleted rows leave the disk; for tests and tooling. */
     public void compact() {
         flushNamespaced(false);

@@ -109,6 +109,10 @@ final class RocksDbStore implements AutoCloseable {
         }
     }
 
+    SharedMemory memory() {
+        return memory;
+    }
+
     Path directory() {
         return directory;
     }

@@ -55,6 +55,10 @@ final class StateColumn {
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
     }
 
+    BytesColumn bytes() {
+        return bytes;
+    }
+
     boolean hasTtl() {
         return ttlMillis != 0;
     }
