@@ -13,6 +13,7 @@ import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -270,7 +271,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     }
 
     /** The working directory of this backend's RocksDB instance. */
-    public java.nio.file.Path directory() {
+    public Path directory() {
         return store.directory();
     }
 

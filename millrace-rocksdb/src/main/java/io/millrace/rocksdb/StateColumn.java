@@ -5,6 +5,7 @@ import io.millrace.rocksdb.serde.ByteReader;
 import io.millrace.rocksdb.serde.ByteWriter;
 import io.millrace.rocksdb.serde.TaggedSerializer;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.rocksdb.RocksIterator;
 
@@ -253,7 +254,7 @@ final class StateColumn {
                 byte[] row = it.value();
                 int start = ttlMillis != 0 ? 8 : 0;
                 Object v = values.read(reader.reset(row, start, row.length - start));
-                action.accept(k, multiRow ? java.util.Map.entry(sub, v) : v);
+                action.accept(k, multiRow ? Map.entry(sub, v) : v);
             }
             bytes.checkStatus(it);
         }

@@ -39,7 +39,7 @@ class RocksDbLifecycleTest {
     @Test
     void manyBackendsOpenedUsedAndClosed_leaveNoDirectoryAndNoSharedMemory() throws IOException {
         RocksDbConfig config = TestBackends.CONFIG.withBaseDirectory(base);
-        for (int round = 0; round < 10; round++) {
+        for (int round = 0; round < 5; round++) {
             RocksDbKeyedStateBackend[] open = new RocksDbKeyedStateBackend[4];
             for (int subtask = 0; subtask < open.length; subtask++) {
                 open[subtask] = new RocksDbKeyedStateBackend("op", KeyGroups.rangeFor(subtask, 128, 4), 128, new ManualClock(0), config);

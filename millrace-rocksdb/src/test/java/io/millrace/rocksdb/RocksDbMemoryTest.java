@@ -16,12 +16,12 @@ import org.junit.jupiter.api.io.TempDir;
  * is {@link LargeStateSoakTest}.
  */
 class RocksDbMemoryTest {
-    private static final int KEYS = 1_000_000;
+    private static final int KEYS = 600_000;
     @TempDir
     java.nio.file.Path base;
 
     @Test
-    void aMillionKeys_withFourMegabytesOfManagedMemory_spillToDiskAndReadBack() {
+    void manyKeys_withFourMegabytesOfManagedMemory_spillToDiskAndReadBack() {
         long budget = 4L << 20;
         RocksDbConfig config = TestBackends.CONFIG.withBaseDirectory(base).withManagedMemoryBytes(budget);
         try (RocksDbKeyedStateBackend backend = new RocksDbKeyedStateBackend("many-keys", new KeyGroupRange(0, 127), 128, new ManualClock(0), config)) {

@@ -19,11 +19,6 @@ public final class ByteWriter {
         size = 0;
     }
 
-    /** Drops everything after the first {@code length} bytes. */
-    public void truncate(int length) {
-        size = length;
-    }
-
     public int size() {
         return size;
     }
@@ -92,13 +87,6 @@ public final class ByteWriter {
         ensure(length);
         System.arraycopy(bytes, offset, buf, size, length);
         size += length;
-    }
-
-    /** Overwrites 8 bytes at {@code position} with a big-endian long. */
-    public void setLong(int position, long v) {
-        for (int i = 0; i < 8; i++) {
-            buf[position + i] = (byte) (v >>> (56 - 8 * i));
-        }
     }
 
     private void ensure(int extra) {
