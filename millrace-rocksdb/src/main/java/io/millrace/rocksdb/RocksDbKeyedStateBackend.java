@@ -1,0 +1,405 @@
+package io.millrace.rocksdb;
+
+import io.millrace.api.state.KeyedStateStore;
+import io.millrace.api.state.StateTtlConfig;
+import io.millrace.api.time.Clock;
+import io.millrace.rocksdb.serde.ByteWriter;
+import io.millrace.rocksdb.serde.TaggedSerializer;
+import io.millrace.rocksdb.serde.TypeDescription;
+import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.timer.InternalTimerService;
+import io.millrace.runtime.timer.Triggerable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Keyed state and timers of one operator subtask in RocksDB, so state can be larger than memory. Three
+ * layers: a {@link RocksDbStore} of bytes (one RocksDB instance in its own directory, one column family
+ * per state or timer service), {@link StateColumn}s that add serialization, key-group-prefixed row keys
+ * and TTL, and typed state objects on top. {@link #setCurrentKey} serializes the key once, prefixed by
+ * its key group; every access then uses those bytes.
+ *
+ * <p>Lifecycle: OPEN → CLOSED; {@link #close} is idempotent, frees every native resource and deletes the
+ * working directory. Single-threaded: only the task thread that owns the operator calls it (close may
+ * come from another thread once that task has stopped).
+ */
+public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
+    /** Rows each TTL state's sweep visits on every processing-time tick. */
+    static final int TICK_SWEEP_ROWS = 4096;
+
+    final Clock clock;
+    /** Serializes keys, namespaces and map keys canonically (equal values, equal bytes). */
+    final TaggedSerializer keys = TaggedSerializer.canonical();
+    private final String operatorName;
+    private final KeyGroupRange range;
+    private final int maxParallelism;
+    private final RocksDbStore store;
+    private final RocksDbStateStore stateStore = new RocksDbStateStore(this);
+    private final Map<String, Registered> states = new LinkedHashMap<>();
+    private final List<StateColumn> ttlColumns = new ArrayList<>();
+    private final List<RocksNamespacedState<?, ?>> namespaced = new ArrayList<>();
+    private final List<RocksTimerService<?>> timerServices = new ArrayList<>();
+    private final Map<String, RocksTimerService<?>> timerServicesByName = new LinkedHashMap<>();
+    private final ByteWriter keyScratch = new ByteWriter(64);
+    private final ByteWriter valueScratch = new ByteWriter(256);
+    private final ByteWriter keyEncoder = new ByteWriter(64);
+    private Class<?> lastKeyType;
+
+    /** The current key and its bytes {@code [key group][key]}; both null when there is none. */
+    private Object key;
+    private byte[] keyBytes;
+    private int keyGroup = -1;
+    private boolean closed;
+
+    public RocksDbKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock, RocksDbConfig config) {
+        if (range.end() >= maxParallelism) {
+            throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
+        }
+        if (maxParallelism > 1 << 15) {
+            throw new IllegalArgumentException("maxParallelism " + maxParallelism + " exceeds 32768, the most key groups a 2-byte prefix holds");
+        }
+        this.operatorName = operatorName;
+        this.range = range;
+        this.maxParallelism = maxParallelism;
+        this.clock = clock;
+        this.store = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
+                SharedMemory.acquire(config.managedMemoryBytes()));
+    }
+
+    /** A state's kind (or "namespaced") and the object handed out for it. */
+    private record Registered(String kind, Object state, StateColumn column) {}
+
+    /**
+     * Sets the current key; null clears it (state and timers then refuse access). Fails with the key, its
+     * group and the owned range when this subtask does not own the key's group. Changing the key flushes
+     * the namespaced states' write-back caches.
+     */
+    @Override
+    public void setCurrentKey(Object newKey) {
+        if (newKey == key) {
+            return;
+        }
+        if (newKey == null) {
+            flushNamespaced(true);
+            key = null;
+            keyBytes = null;
+            keyGroup = -1;
+            return;
+        }
+        if (key != null && newKey.equals(key) && newKey.getClass() == key.getClass()) {
+            key = newKey;
+            return;
+        }
+        int group = KeyGroups.keyGroupFor(newKey, maxParallelism);
+        if (!range.contains(group)) {
+            throw new IllegalArgumentException("key '" + newKey + "' is in key group " + group
+                    + ", outside this subtask's key groups " + rangeText(range) + " (maxParallelism " + maxParallelism
+                    + "): the input is not partitioned by this key");
+        }
+        flushNamespaced(true);
+        keyEncoder.reset();
+        keyEncoder.writeShort(group);
+        keys.write(newKey, keyEncoder);
+        if (newKey.getClass() != lastKeyType) {
+            lastKeyType = newKey.getClass();
+            store.meta().put(utf8("key-type"), utf8(TypeDescription.of(lastKeyType)));
+        }
+        key = newKey;
+        keyBytes = keyEncoder.toByteArray();
+        keyGroup = group;
+    }
+
+    @Override
+    public Object currentKey() {
+        return key;
+    }
+
+    @Override
+    public int currentKeyGroup() {
+        return keyGroup;
+    }
+
+    @Override
+    public KeyGroupRange keyGroupRange() {
+        return range;
+    }
+
+    @Override
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
+    @Override
+    public KeyedStateStore stateStore() {
+        return stateStore;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <N, V> NamespacedState<N, V> namespacedState(String name) {
+        return (NamespacedState<N, V>) register(name, "namespaced", true, StateTtlConfig.DISABLED, c -> {
+            RocksNamespacedState<N, V> s = new RocksNamespacedState<>(c);
+            namespaced.add(s);
+            return s;
+        });
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <N> InternalTimerService<N> timerService(String name, Triggerable<N> target) {
+        RocksTimerService<?> existing = timerServicesByName.get(name);
+        if (existing != null) {
+            if (existing.target() != target) {
+                throw new IllegalArgumentException("timer service '" + name + "' is already bound to another target");
+            }
+            return (InternalTimerService<N>) existing;
+        }
+        RocksTimerService<N> service = new RocksTimerService<>(name, this, store.column("timers:" + name), clock, target);
+        store.meta().put(utf8("timers:" + name), utf8("timer service"));
+        timerServicesByName.put(name, service);
+        timerServices.add(service);
+        return service;
+    }
+
+    /** Fires due event-time timers of all services in timestamp order, including ones registered meanwhile. */
+    @Override
+    public void advanceWatermark(long watermark) throws Exception {
+        for (RocksTimerService<?> s : timerServices) {
+            s.watermark(watermark);
+        }
+        while (true) {
+            RocksTimerService<?> next = null;
+            long earliest = watermark;
+            for (int i = 0; i < timerServices.size(); i++) {
+                RocksTimerService<?> s = timerServices.get(i);
+                long t = s.nextEventTime();
+                if (s.eventTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
+                    next = s;
+                    earliest = t;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            next.fireNextEventTimer();
+        }
+    }
+
+    /** Sweeps a bounded number of rows of every TTL state, then fires due processing-time timers. */
+    @Override
+    public void advanceProcessingTime(long now) throws Exception {
+        for (int i = 0; i < ttlColumns.size(); i++) {
+            ttlColumns.get(i).sweep(now, TICK_SWEEP_ROWS);
+        }
+        while (true) {
+            RocksTimerService<?> next = null;
+            long earliest = now;
+            for (int i = 0; i < timerServices.size(); i++) {
+                RocksTimerService<?> s = timerServices.get(i);
+                long t = s.nextProcessingTime();
+                if (s.processingTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
+                    next = s;
+                    earliest = t;
+                }
+            }
+            if (next == null) {
+                return;
+            }
+            next.fireNextProcessingTimer();
+        }
+    }
+
+    /** Counts by scanning every state's column family: exact, but O(state size); for tests and tooling. */
+    @Override
+    public long entryCount() {
+        flushNamespaced(false);
+        long n = 0;
+        for (Registered r : states.values()) {
+            n += r.column.entryCount();
+        }
+        return n;
+    }
+
+    /** Live event-time timers over all timer services. */
+    public int eventTimeTimerCount() {
+        int n = 0;
+        for (RocksTimerService<?> s : timerServices) {
+            n += s.eventTimerCount();
+        }
+        return n;
+    }
+
+    /** Live processing-time timers over all timer services. */
+    public int processingTimeTimerCount() {
+        int n = 0;
+        for (RocksTimerService<?> s : timerServices) {
+            n += s.processingTimerCount();
+        }
+        return n;
+    }
+
+    /** Names of the registered states, in registration order. */
+    public List<String> stateNames() {
+        return List.copyOf(states.keySet());
+    }
+
+    /**
+     * Visits the stored (key, value) pairs of one state in one owned key group, a contiguous range of its
+     * column family; for map and namespaced states the value is a (map key or namespace, value) entry.
+     */
+    public void forEachEntry(String stateName, int keyGroup, BiConsumer<Object, Object> action) {
+        Registered r = states.get(stateName);
+        if (r == null) {
+            throw new IllegalArgumentException("no state named '" + stateName + "'");
+        }
+        flushNamespaced(false);
+        r.column.forEachInGroup(keyGroup, action);
+    }
+
+    /** Writes the namespaced states' cached values of the current key to RocksDB (before snapshots). */
+    public void flush() {
+        flushNamespaced(false);
+    }
+
+    /** The working directory of this backend's RocksDB instance. */
+    public Path directory() {
+        return store.directory();
+    }
+
+    /** Bytes of the working directory's files (SST files, manifest, logs). */
+    public long diskBytes() {
+        return store.diskBytes();
+    }
+
+    /** Bytes of the SST files of all states (excluding memtables and logs), as RocksDB reports them. */
+    public long sstBytes() {
+        long n = 0;
+        for (Registered r : states.values()) {
+            n += store.property(r.column.bytes(), "rocksdb.total-sst-files-size");
+        }
+        return n;
+    }
+
+    /**
+     * Bytes in use of the managed memory shared with every backend of the same setting: cached blocks,
+     * index and filter blocks, and the write buffers charged to the cache.
+     */
+    public long managedMemoryUsage() {
+        return store.memory().cache().getUsage();
+    }
+
+    /** Flushes memtables and compacts all column families, so deleted rows leave the disk; for tests and tooling. */
+    public void compact() {
+        flushNamespaced(false);
+        store.compactAll();
+    }
+
+    /** The name of the operator this backend keeps state for. */
+    public String operatorName() {
+        return operatorName;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        states.clear();
+        ttlColumns.clear();
+        namespaced.clear();
+        timerServices.clear();
+        timerServicesByName.clear();
+        key = null;
+        keyBytes = null;
+        keyGroup = -1;
+        store.close();
+    }
+
+    // ---- for the layers above the store
+
+    /** The current key's bytes, or a clear failure naming the state when there is none. */
+    byte[] requireKeyBytes(StateColumn column) {
+        byte[] k = keyBytes;
+        if (k == null) {
+            throw new IllegalStateException(column.kind + " state '" + column.name
+                    + "' needs a current key: keyed state is only available while processing a keyed record or timer");
+        }
+        return k;
+    }
+
+    /** The current key's bytes {@code [key group][key]}, null when there is none. */
+    byte[] currentKeyBytes() {
+        return keyBytes;
+    }
+
+    ByteWriter keyScratch() {
+        return keyScratch;
+    }
+
+    ByteWriter valueScratch() {
+        return valueScratch;
+    }
+
+    /** Records the type of a state's values in the metadata column (once per state and class). */
+    void noteValueType(String stateName, Object value) {
+        store.meta().put(utf8("type:" + stateName + ":" + value.getClass().getName()), utf8(TypeDescription.of(value.getClass())));
+    }
+
+    /** Gets or creates a state; the same name with another kind is refused. */
+    Object register(String name, String kind, boolean multiRow, StateTtlConfig ttl, Function<StateColumn, Object> factory) {
+        Registered r = states.get(name);
+        if (r != null) {
+            if (!r.kind.equals(kind)) {
+                throw new IllegalArgumentException("state '" + name + "' is already registered as " + r.kind
+                        + " state, cannot register it again as " + kind + " state");
+            }
+            return r.state;
+        }
+        if (closed) {
+            throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
+        }
+        StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, store.column("state:" + name));
+        store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
+        Object state = factory.apply(column);
+        states.put(name, new Registered(kind, state, column));
+        if (column.hasTtl()) {
+            ttlColumns.add(column);
+        }
+        return state;
+    }
+
+    private void flushNamespaced(boolean forget) {
+        if (keyBytes == null) {
+            return;
+        }
+        for (int i = 0; i < namespaced.size(); i++) {
+            namespaced.get(i).flush(forget);
+        }
+    }
+
+    private static String directoryPrefix(String operatorName, KeyGroupRange range) {
+        String safe = operatorName.replaceAll("[^A-Za-z0-9_.-]", "_");
+        if (safe.length() > 40) {
+            safe = safe.substring(0, 40);
+        }
+        return safe + "-kg" + range.start() + "-" + range.end() + "-";
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String rangeText(KeyGroupRange r) {
+        return "[" + r.start() + ", " + r.end() + "]";
+    }
+}

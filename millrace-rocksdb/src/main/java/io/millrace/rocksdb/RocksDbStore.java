@@ -1,0 +1,230 @@
+package io.millrace.rocksdb;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One RocksDB instance in its own working directory: the bytes store under a backend. Column families
+ * are created on demand, one per state or timer service; the default column family holds metadata.
+ * Memory comes from the process-wide {@link SharedMemory}. Writes skip the write-ahead log: the working
+ * directory never outlives the backend, and durability will come from checkpoints.
+ *
+ * <p>Lifecycle: OPEN → CLOSED. {@link #close} is idempotent and releases every native object (column
+ * family handles, the database, options, filter, shared memory), then deletes the directory.
+ * Task thread only, except that {@code close} may run on another thread once the task stopped.
+ */
+final class RocksDbStore implements AutoCloseable {
+    private final Path directory;
+    private final SharedMemory memory;
+    private final BloomFilter filter;
+    private final ColumnFamilyOptions columnOptions;
+    private final DBOptions dbOptions;
+    final WriteOptions writes;
+    final ReadOptions reads;
+    final ReadOptions scans;
+    private final RocksDB db;
+    private final BytesColumn meta;
+    private final Map<String, BytesColumn> columns = new LinkedHashMap<>();
+    private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+    private boolean closed;
+
+    private RocksDbStore(Path directory, SharedMemory memory) throws RocksDBException {
+        this.directory = directory;
+        this.memory = memory;
+        this.filter = new BloomFilter(10, false);
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(memory.cache())
+                .setCacheIndexAndFilterBlocks(true)
+                .setCacheIndexAndFilterBlocksWithHighPriority(true)
+                .setPinL0FilterAndIndexBlocksInCache(true)
+                .setFilterPolicy(filter);
+        long writeBuffer = memory.writeBufferSize();
+        this.columnOptions = new ColumnFamilyOptions()
+                .setTableFormatConfig(table)
+                .setWriteBufferSize(writeBuffer)
+                .setArenaBlockSize(Math.min(1L << 20, writeBuffer / 8));
+        this.dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                .setWriteBufferManager(memory.writeBuffers())
+                .setMaxBackgroundJobs(2)
+                .setInfoLogLevel(InfoLogLevel.HEADER_LEVEL)
+                .setKeepLogFileNum(1)
+                .setStatsDumpPeriodSec(0)
+                .setAvoidFlushDuringShutdown(true);
+        this.writes = new WriteOptions().setDisableWAL(true);
+        this.reads = new ReadOptions();
+        this.scans = new ReadOptions().setFillCache(false);
+        List<ColumnFamilyHandle> opened = new ArrayList<>(1);
+        try {
+            this.db = RocksDB.open(dbOptions, directory.toString(),
+                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), opened);
+        } catch (RocksDBException | RuntimeException e) {
+            closeOptions();
+            throw e;
+        }
+        handles.addAll(opened);
+        this.meta = new BytesColumn("metadata", this, opened.get(0));
+    }
+
+    /**
+     * Opens a fresh store in a new directory under {@code base}, named after the operator and key groups.
+     * On failure nothing stays open and the directory is gone.
+     */
+    static RocksDbStore open(Path base, String prefix, SharedMemory memory) {
+        Path dir;
+        try {
+            Files.createDirectories(base);
+            dir = Files.createTempDirectory(base, prefix);
+        } catch (IOException e) {
+            memory.release();
+            throw new UncheckedIOException("cannot create a RocksDB working directory under " + base
+                    + " (option " + RocksDbConfig.DIRECTORY_OPTION + ")", e);
+        }
+        try {
+            return new RocksDbStore(dir, memory);
+        } catch (RocksDBException | RuntimeException e) {
+            memory.release();
+            deleteRecursively(dir);
+            throw new StateStorageException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    SharedMemory memory() {
+        return memory;
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    RocksDB db() {
+        if (closed) {
+            throw new IllegalStateException("the RocksDB store in " + directory + " is closed");
+        }
+        return db;
+    }
+
+    /** The metadata column: state descriptions and value types, for future snapshots and schema checks. */
+    BytesColumn meta() {
+        return meta;
+    }
+
+    /** The column family of that name, created on first use. */
+    BytesColumn column(String name) {
+        BytesColumn c = columns.get(name);
+        if (c == null) {
+            try {
+                ColumnFamilyHandle h = db().createColumnFamily(
+                        new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), columnOptions));
+                handles.add(h);
+                c = new BytesColumn(name, this, h);
+                columns.put(name, c);
+            } catch (RocksDBException e) {
+                throw new StateStorageException("cannot create column family '" + name + "' in " + directory, e);
+            }
+        }
+        return c;
+    }
+
+    /** A RocksDB property of a column as a number, e.g. "rocksdb.estimate-num-keys"; for metrics and tests. */
+    long property(BytesColumn column, String property) {
+        try {
+            return db().getLongProperty(column.handle(), property);
+        } catch (RocksDBException e) {
+            throw new StateStorageException("cannot read " + property + " of " + column.name(), e);
+        }
+    }
+
+    /** Flushes memtables and compacts every column fully; for tests and tooling, not the record path. */
+    void compactAll() {
+        try {
+            for (ColumnFamilyHandle h : handles) {
+                db().compactRange(h);
+            }
+        } catch (RocksDBException e) {
+            throw new StateStorageException("cannot compact RocksDB in " + directory, e);
+        }
+    }
+
+    /** Total bytes of the files in the working directory. */
+    long diskBytes() {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        for (ColumnFamilyHandle h : handles) {
+            h.close();
+        }
+        handles.clear();
+        columns.clear();
+        try {
+            db.closeE();
+        } catch (RocksDBException e) {
+            failure = new StateStorageException("closing RocksDB in " + directory + " failed", e);
+        }
+        closeOptions();
+        memory.release();
+        try {
+            deleteRecursively(directory);
+        } catch (UncheckedIOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void closeOptions() {
+        writes.close();
+        reads.close();
+        scans.close();
+        dbOptions.close();
+        columnOptions.close();
+        filter.close();
+    }
+
+    static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete RocksDB working directory " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.millrace.rocksdb;
+
+import io.millrace.api.time.Clock;
+import io.millrace.rocksdb.serde.ByteReader;
+import io.millrace.rocksdb.serde.ByteWriter;
+import io.millrace.runtime.timer.InternalTimerService;
+import io.millrace.runtime.timer.Triggerable;
+
+/**
+ * Timers of one named timer service in one RocksDB column family: an event-time and a processing-time
+ * {@link RocksTimerQueue}. Registering acts for the backend's current key. The backend drives firing,
+ * which makes the timer's key current before calling the target. Task thread only.
+ */
+final class RocksTimerService<N> implements InternalTimerService<N> {
+    private static final byte EVENT_TIME = 0;
+    private static final byte PROCESSING_TIME = 1;
+
+    private final String name;
+    private final RocksDbKeyedStateBackend backend;
+    private final Clock clock;
+    private final Triggerable<N> target;
+    private final RocksTimerQueue eventTimers;
+    private final RocksTimerQueue processingTimers;
+    private final ByteWriter row = new ByteWriter(64);
+    private final ByteReader reader = new ByteReader();
+    private long watermark = Long.MIN_VALUE;
+
+    RocksTimerService(String name, RocksDbKeyedStateBackend backend, BytesColumn column, Clock clock, Triggerable<N> target) {
+        this.name = name;
+        this.backend = backend;
+        this.clock = clock;
+        this.target = target;
+        this.eventTimers = new RocksTimerQueue(column, EVENT_TIME);
+        this.processingTimers = new RocksTimerQueue(column, PROCESSING_TIME);
+    }
+
+    Triggerable<N> target() {
+        return target;
+    }
+
+    @Override
+    public long currentWatermark() {
+        return watermark;
+    }
+
+    /** Called by the backend as the watermark advances, before timers fire. */
+    void watermark(long watermark) {
+        this.watermark = watermark;
+    }
+
+    @Override
+    public long currentProcessingTime() {
+        return clock.millis();
+    }
+
+    @Override
+    public void registerEventTimeTimer(N namespace, long time) {
+        eventTimers.add(row(EVENT_TIME, namespace, time));
+    }
+
+    @Override
+    public void deleteEventTimeTimer(N namespace, long time) {
+        eventTimers.remove(row(EVENT_TIME, namespace, time));
+    }
+
+    @Override
+    public void registerProcessingTimeTimer(N namespace, long time) {
+        processingTimers.add(row(PROCESSING_TIME, namespace, time));
+    }
+
+    @Override
+    public void deleteProcessingTimeTimer(N namespace, long time) {
+        processingTimers.remove(row(PROCESSING_TIME, namespace, time));
+    }
+
+    @Override
+    public int size() {
+        return eventTimers.size() + processingTimers.size();
+    }
+
+    int eventTimerCount() {
+        return eventTimers.size();
+    }
+
+    int processingTimerCount() {
+        return processingTimers.size();
+    }
+
+    /** Timestamp of the earliest event-time timer, Long.MAX_VALUE when none. */
+    long nextEventTime() {
+        return eventTimers.peekTimestamp();
+    }
+
+    /** Timestamp of the earliest processing-time timer, Long.MAX_VALUE when none. */
+    long nextProcessingTime() {
+        return processingTimers.peekTimestamp();
+    }
+
+    /** Removes the earliest event-time timer, makes its key current and fires it. There must be one. */
+    void fireNextEventTimer() throws Exception {
+        byte[] timer = eventTimers.poll();
+        target.onEventTime(RocksTimerQueue.timestamp(timer), makeKeyCurrent(timer));
+    }
+
+    /** Removes the earliest processing-time timer, makes its key current and fires it. There must be one. */
+    void fireNextProcessingTimer() throws Exception {
+        byte[] timer = processingTimers.poll();
+        target.onProcessingTime(RocksTimerQueue.timestamp(timer), makeKeyCurrent(timer));
+    }
+
+    /** Decodes a row's key and makes it current; returns the row's namespace. */
+    @SuppressWarnings("unchecked")
+    private N makeKeyCurrent(byte[] timer) {
+        reader.reset(timer, 11, timer.length - 11);
+        Object key = backend.keys.read(reader);
+        N namespace = (N) backend.keys.read(reader);
+        backend.setCurrentKey(key);
+        return namespace;
+    }
+
+    private byte[] row(byte domain, N namespace, long time) {
+        byte[] key = backend.currentKeyBytes();
+        if (key == null) {
+            throw new IllegalStateException("timer service '" + name
+                    + "' needs a current key: timers are only available while processing a keyed record or timer");
+        }
+        row.reset();
+        row.writeByte(domain);
+        row.writeLong(time ^ Long.MIN_VALUE);
+        row.write(key);
+        backend.keys.write(namespace, row);
+        return row.toByteArray();
+    }
+}

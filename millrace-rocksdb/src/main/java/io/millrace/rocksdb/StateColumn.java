@@ -1,0 +1,414 @@
+package io.millrace.rocksdb;
+
+import io.millrace.api.state.StateTtlConfig;
+import io.millrace.rocksdb.serde.ByteReader;
+import io.millrace.rocksdb.serde.ByteWriter;
+import io.millrace.rocksdb.serde.TaggedSerializer;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.rocksdb.RocksIterator;
+
+/**
+ * The middle layer of one named state: serialization and TTL over a {@link BytesColumn}. A row key is
+ * {@code [key group: 2 bytes big-endian][key]} for single-value states, followed by {@code [sub key]}
+ * (a namespace or a map key) for multi-row states; every part is a self-delimiting canonical encoding,
+ * so the rows of a key, and of a key group, are one contiguous byte range. A row value is
+ * {@code [expiry: 8 bytes]} (TTL states only) followed by the serialized value. Accesses are for the
+ * backend's current key. Expired rows are never returned: a read deletes them, and an incremental
+ * sweep with a persistent cursor deletes those nobody reads. Task thread only.
+ */
+final class StateColumn {
+    /** Accesses of a TTL state between two small sweeps, and the rows such a sweep visits. */
+    static final int ACCESSES_PER_SWEEP = 256;
+    static final int ACCESS_SWEEP_ROWS = 1024;
+    /** How many times its row budget a sweep may visit while most rows it meets are expired. */
+    static final int MAX_SWEEP_BATCHES = 16;
+
+    final String name;
+    final String kind;
+    /** Whether a key has many rows (map entries, namespaces) rather than one. */
+    final boolean multiRow;
+    private final RocksDbKeyedStateBackend backend;
+    private final BytesColumn bytes;
+    private final long ttlMillis;
+    private final boolean refreshOnRead;
+    private final TaggedSerializer values = TaggedSerializer.values();
+    private final ByteReader reader = new ByteReader();
+    private Class<?> lastValueType;
+    private int accessesSinceSweep;
+    /** Where the current sweep pass goes on; null between passes. */
+    private byte[] sweepCursor;
+    /** No row expires before this (every write lowers it; a completed pass raises it). */
+    private long expiryLowerBound = Long.MAX_VALUE;
+    private long nextPassAt = Long.MIN_VALUE;
+    /** Least expiry among the rows the current pass kept, and among rows written since it started. */
+    private long passMinExpiry = Long.MAX_VALUE;
+    private long writtenMinExpiry = Long.MAX_VALUE;
+
+    StateColumn(String name, String kind, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend, BytesColumn bytes) {
+        this.name = name;
+        this.kind = kind;
+        this.multiRow = multiRow;
+        this.backend = backend;
+        this.bytes = bytes;
+        this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
+        this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
+    }
+
+    BytesColumn bytes() {
+        return bytes;
+    }
+
+    boolean hasTtl() {
+        return ttlMillis != 0;
+    }
+
+    /** Fails naming this state when there is no current key. */
+    void requireKey() {
+        backend.requireKeyBytes(this);
+    }
+
+    // ---- single-row states: the current key's one value
+
+    /**
+     * The current key's value, or null when absent or expired (an expired row is deleted). With
+     * {@code forWrite} the caller writes the value back at once, so a TTL refresh on read is skipped.
+     */
+    Object get(boolean forWrite) {
+        byte[] key = backend.requireKeyBytes(this);
+        return readRow(key, 0, key.length, forWrite);
+    }
+
+    void put(Object value) {
+        byte[] key = backend.requireKeyBytes(this);
+        writeRow(key, 0, key.length, value);
+    }
+
+    void delete() {
+        byte[] key = backend.requireKeyBytes(this);
+        bytes.delete(key);
+    }
+
+    // ---- multi-row states: the current key's rows by sub key
+
+    Object get(Object subKey, boolean forWrite) {
+        ByteWriter k = rowKey(subKey);
+        return readRow(k.buffer(), 0, k.size(), forWrite);
+    }
+
+    void put(Object subKey, Object value) {
+        ByteWriter k = rowKey(subKey);
+        writeRow(k.buffer(), 0, k.size(), value);
+    }
+
+    void delete(Object subKey) {
+        ByteWriter k = rowKey(subKey);
+        bytes.delete(k.buffer(), 0, k.size());
+    }
+
+    /** The stored encoding of a sub key's value, or null; only for states without TTL. */
+    byte[] getEncoded(Object subKey) {
+        ByteWriter k = rowKey(subKey);
+        return bytes.get(k.buffer(), 0, k.size());
+    }
+
+    /** The value of an encoding from {@link #getEncoded} or {@link #encode}. */
+    Object decode(byte[] encoded) {
+        return values.read(reader.reset(encoded, 0, encoded.length));
+    }
+
+    /** Serialized form of a value as this state stores it, without expiry; for change detection. */
+    byte[] encode(Object value) {
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        noteType(value);
+        serialize(value, v);
+        return v.toByteArray();
+    }
+
+    /** Writes a sub key's row from an already encoded value (see {@link #encode}). */
+    void putEncoded(Object subKey, byte[] encoded) {
+        ByteWriter k = rowKey(subKey);
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        if (ttlMillis != 0) {
+            v.writeLong(expiryFrom(backend.clock.millis()));
+        }
+        v.write(encoded);
+        bytes.put(k.buffer(), 0, k.size(), v.buffer(), 0, v.size());
+    }
+
+    /**
+     * Visits the live rows of the current key as (sub key, value, encoded value), in sub-key byte order;
+     * deletes expired rows and refreshes TTL on read where configured. The action must not write this state.
+     */
+    void forEachRow(RowVisitor action) {
+        byte[] prefix = backend.requireKeyBytes(this);
+        long now = ttlMillis != 0 ? backend.clock.millis() : 0;
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                byte[] row = it.value();
+                int start = 0;
+                if (ttlMillis != 0) {
+                    if (expiry(row) <= now) {
+                        bytes.delete(key);
+                        continue;
+                    }
+                    start = 8;
+                    if (refreshOnRead) {
+                        refresh(key, row, now);
+                    }
+                }
+                Object subKey = backend.keys.read(reader.reset(key, prefix.length, key.length - prefix.length));
+                Object value = values.read(reader.reset(row, start, row.length - start));
+                action.visit(subKey, value, start == 0 ? row : Arrays.copyOfRange(row, start, row.length));
+            }
+            bytes.checkStatus(it);
+        }
+    }
+
+    /** Whether the current key has at least one live row; deletes the expired rows it passes. */
+    boolean anyRow() {
+        byte[] prefix = backend.requireKeyBytes(this);
+        long now = backend.clock.millis();
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+                if (ttlMillis == 0 || expiry(it.value()) > now) {
+                    return true;
+                }
+                bytes.delete(it.key());
+            }
+            bytes.checkStatus(it);
+        }
+        return false;
+    }
+
+    /** Deletes every row of the current key. */
+    void deleteAll() {
+        byte[] prefix = backend.requireKeyBytes(this);
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                bytes.delete(key);
+            }
+            bytes.checkStatus(it);
+        }
+    }
+
+    /** Receives one row of the current key. */
+    interface RowVisitor {
+        void visit(Object subKey, Object value, byte[] encoded);
+    }
+
+    // ---- whole-column operations
+
+    /**
+     * Stored entries, live or expired but not yet swept: rows for single-row states, distinct keys for
+     * multi-row ones (as the heap backend counts them). Scans the column.
+     */
+    long entryCount() {
+        long n = 0;
+        byte[] previous = null;
+        int previousLength = 0;
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                if (!multiRow) {
+                    n++;
+                    continue;
+                }
+                byte[] key = it.key();
+                ByteReader r = reader.reset(key, 2, key.length - 2);
+                backend.keys.skip(r);
+                int keyLength = r.position();
+                if (previous == null || keyLength != previousLength || !Arrays.equals(previous, 0, keyLength, key, 0, keyLength)) {
+                    n++;
+                    previous = key;
+                    previousLength = keyLength;
+                }
+            }
+            bytes.checkStatus(it);
+        }
+        return n;
+    }
+
+    /** Visits the (key, value) rows of one key group; values of multi-row states are (sub key, value) pairs. */
+    void forEachInGroup(int keyGroup, BiConsumer<Object, Object> action) {
+        byte[] prefix = {(byte) (keyGroup >>> 8), (byte) keyGroup};
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                ByteReader r = reader.reset(key, 2, key.length - 2);
+                Object k = backend.keys.read(r);
+                Object sub = multiRow ? backend.keys.read(r) : null;
+                byte[] row = it.value();
+                int start = ttlMillis != 0 ? 8 : 0;
+                Object v = values.read(reader.reset(row, start, row.length - start));
+                action.accept(k, multiRow ? Map.entry(sub, v) : v);
+            }
+            bytes.checkStatus(it);
+        }
+    }
+
+    /**
+     * Visits about {@code rows} rows from the sweep cursor, deleting expired ones; while most visited rows
+     * turn out expired it goes on, up to {@link #MAX_SWEEP_BATCHES} times as many. A pass runs from the
+     * first row to the last over several calls. A new pass starts only when a row may have expired (the
+     * clock reached the lower bound of all expiries) and at most every quarter TTL, so idle or frequent
+     * ticks cost nothing. No-op without TTL.
+     */
+    void sweep(long now, int rows) {
+        if (ttlMillis == 0) {
+            return;
+        }
+        if (sweepCursor == null) {
+            if (now < expiryLowerBound || now < nextPassAt) {
+                return;
+            }
+            nextPassAt = now + Math.max(1, ttlMillis / 4);
+            passMinExpiry = Long.MAX_VALUE;
+            writtenMinExpiry = Long.MAX_VALUE;
+        }
+        try (RocksIterator it = bytes.scan()) {
+            if (sweepCursor == null) {
+                it.seekToFirst();
+            } else {
+                it.seek(sweepCursor);
+            }
+            for (int batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
+                int deleted = 0;
+                int visited = 0;
+                for (; visited < rows && it.isValid(); visited++, it.next()) {
+                    long expiry = expiry(it.value());
+                    if (expiry <= now) {
+                        bytes.delete(it.key());
+                        deleted++;
+                    } else {
+                        passMinExpiry = Math.min(passMinExpiry, expiry);
+                    }
+                }
+                if (!it.isValid() || deleted * 2 <= visited) {
+                    break;
+                }
+            }
+            if (it.isValid()) {
+                sweepCursor = it.key();
+            } else {
+                bytes.checkStatus(it);
+                sweepCursor = null;
+                expiryLowerBound = Math.min(passMinExpiry, writtenMinExpiry);
+            }
+        }
+    }
+
+    /** Counts a TTL access; every so many, sweeps a batch (so untouched keys expire without ticks too). */
+    private void onTtlAccess(long now) {
+        if (++accessesSinceSweep >= ACCESSES_PER_SWEEP) {
+            accessesSinceSweep = 0;
+            sweep(now, ACCESS_SWEEP_ROWS);
+        }
+    }
+
+    // ---- rows
+
+    private ByteWriter rowKey(Object subKey) {
+        byte[] prefix = backend.requireKeyBytes(this);
+        ByteWriter k = backend.keyScratch();
+        k.reset();
+        k.write(prefix);
+        backend.keys.write(subKey, k);
+        return k;
+    }
+
+    private Object readRow(byte[] key, int offset, int length, boolean forWrite) {
+        byte[] row = bytes.get(key, offset, length);
+        if (row == null) {
+            return null;
+        }
+        if (ttlMillis == 0) {
+            return values.read(reader.reset(row, 0, row.length));
+        }
+        long now = backend.clock.millis();
+        onTtlAccess(now);
+        if (expiry(row) <= now) {
+            bytes.delete(key, offset, length);
+            return null;
+        }
+        if (refreshOnRead && !forWrite) {
+            row = row.clone();
+            setExpiry(row, expiryFrom(now));
+            bytes.put(key, offset, length, row, 0, row.length);
+        }
+        return values.read(reader.reset(row, 8, row.length - 8));
+    }
+
+    private void writeRow(byte[] key, int offset, int length, Object value) {
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        if (ttlMillis != 0) {
+            long now = backend.clock.millis();
+            onTtlAccess(now);
+            v.writeLong(expiryFrom(now));
+        }
+        noteType(value);
+        serialize(value, v);
+        bytes.put(key, offset, length, v.buffer(), 0, v.size());
+    }
+
+    private void serialize(Object value, ByteWriter out) {
+        try {
+            values.write(value, out);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(kind + " state '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    private void refresh(byte[] key, byte[] row, long now) {
+        byte[] copy = row.clone();
+        setExpiry(copy, expiryFrom(now));
+        bytes.put(key, copy);
+    }
+
+    private void noteType(Object value) {
+        if (value.getClass() != lastValueType) {
+            lastValueType = value.getClass();
+            backend.noteValueType(name, value);
+        }
+    }
+
+    /** The expiry of a row written now; keeps the sweep's lower bound of all expiries valid. */
+    private long expiryFrom(long now) {
+        long expiry = now + ttlMillis;
+        expiryLowerBound = Math.min(expiryLowerBound, expiry);
+        writtenMinExpiry = Math.min(writtenMinExpiry, expiry);
+        return expiry;
+    }
+
+    private static long expiry(byte[] row) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (row[i] & 0xFF);
+        }
+        return v;
+    }
+
+    private static void setExpiry(byte[] row, long expiry) {
+        for (int i = 0; i < 8; i++) {
+            row[i] = (byte) (expiry >>> (56 - 8 * i));
+        }
+    }
+
+    static boolean startsWith(byte[] key, byte[] prefix) {
+        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    }
+}

@@ -1,0 +1,14 @@
+package io.millrace.rocksdb;
+
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.BackendModelContractTest;
+
+/** The reference-model comparison on RocksDB. */
+class RocksDbBackendModelTest extends BackendModelContractTest {
+    @Override
+    protected KeyedStateBackend createBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        return TestBackends.create(range, maxParallelism, clock);
+    }
+}

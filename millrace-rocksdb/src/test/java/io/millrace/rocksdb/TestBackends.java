@@ -1,0 +1,17 @@
+package io.millrace.rocksdb;
+
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.KeyGroupRange;
+import java.nio.file.Path;
+
+/** RocksDB backends for tests: working directories under target/, a small memory budget. */
+final class TestBackends {
+    static final Path BASE = Path.of("target", "rocksdb-test-state");
+    static final RocksDbConfig CONFIG = RocksDbConfig.defaults().withBaseDirectory(BASE).withManagedMemoryBytes(32L << 20);
+
+    private TestBackends() {}
+
+    static RocksDbKeyedStateBackend create(KeyGroupRange range, int maxParallelism, Clock clock) {
+        return new RocksDbKeyedStateBackend("test-operator", range, maxParallelism, clock, CONFIG);
+    }
+}
