@@ -66,6 +66,17 @@ class LocalCheckpointStorageTest {
     }
 
     @Test
+    void whenAJobHasNoState_thenItsCheckpointsAndSavepointsStillCommit() throws IOException {
+        LocalCheckpointStorage storage = new LocalCheckpointStorage(dir);
+        storage.commit(new CheckpointMetadata(1, 10, false, "stateless", 128, Map.of()));
+        storage.commit(new CheckpointMetadata(2, 20, true, "stateless", 128, Map.of()));
+
+        assertThat(storage.latest(warnings::add)).get().extracting(CheckpointMetadata::timestamp).isEqualTo(10L);
+        assertThat(storage.load(storage.savepointPath(2).orElseThrow().toString()).savepoint()).isTrue();
+        assertThat(storage.savepointPath(2).orElseThrow().getParent()).isEqualTo(dir.resolve("savepoints").toAbsolutePath());
+    }
+
+    @Test
     void whenEmpty_thenNoLatest() throws IOException {
         assertThat(new LocalCheckpointStorage(dir).latest(warnings::add)).isEmpty();
         assertThat(warnings).isEmpty();
