@@ -2,16 +2,12 @@ package io.millrace.runtime.checkpoint;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,14 +42,12 @@ import java.util.function.Consumer;
  */
 public final class LocalCheckpointStorage implements CheckpointStorage {
     static final String CHECKPOINTS = "checkpoints";
-    static final String SAVEPOINT_PREFIX = "savepoint-";
 
     private final Path root;
-    private final Path savepointDirectory;
+    private final SavepointDirectory savepointDirectory;
     private final CheckpointVerifier verifier;
     private final Map<Long, CheckpointDirectory> started = new ConcurrentHashMap<>();
     private final Map<Long, Path> savepoints = new ConcurrentHashMap<>();
-    private final SecureRandom random = new SecureRandom();
 
     /** Checkpoints under {@code directory/checkpoints}, savepoints under {@code directory/savepoints}. */
     public LocalCheckpointStorage(Path directory) throws IOException {
@@ -63,7 +57,7 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
     /** Checkpoints under {@code directory/checkpoints}, savepoints under {@code savepointDirectory}. */
     public LocalCheckpointStorage(Path directory, Path savepointDirectory) throws IOException {
         this.root = directory.resolve(CHECKPOINTS).toAbsolutePath().normalize();
-        this.savepointDirectory = savepointDirectory.toAbsolutePath().normalize();
+        this.savepointDirectory = new SavepointDirectory(savepointDirectory.toAbsolutePath().normalize());
         this.verifier = new CheckpointVerifier(root);
         Files.createDirectories(root);
     }
@@ -104,7 +98,7 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
         }
         byte[] content = MetadataFormat.write(metadata, handle -> handle.path().substring(directory.name().length() + 1));
         if (metadata.savepoint()) {
-            commitSavepoint(directory, content);
+            savepoints.put(metadata.checkpointId(), savepointDirectory.commit(directory, content));
         } else {
             Files.createDirectories(directory.path());
             DurableFiles.writeAtomically(directory.metadataFile(), content);
@@ -217,41 +211,6 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
         } catch (NoSuchFileException e) {
             throw new IOException("state file " + handle.path() + " of checkpoint " + directory.id() + " does not exist", e);
         }
-    }
-
-    private void commitSavepoint(CheckpointDirectory directory, byte[] content) throws IOException {
-        Files.createDirectories(savepointDirectory);
-        Path target = savepointDirectory.resolve(
-                SAVEPOINT_PREFIX + directory.id() + "-" + HexFormat.of().formatHex(nextBytes()));
-        boolean copied = false;
-        if (Files.isDirectory(directory.path())) {
-            try {
-                Files.move(directory.path(), target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.createDirectory(target);
-                try (DirectoryStream<Path> files = Files.newDirectoryStream(directory.path())) {
-                    for (Path file : files) {
-                        DurableFiles.copySynced(file, target.resolve(file.getFileName()));
-                    }
-                }
-                copied = true;
-            }
-        } else {
-            Files.createDirectory(target);
-        }
-        DurableFiles.writeAtomically(target.resolve(CheckpointDirectory.METADATA), content);
-        DurableFiles.syncDirectory(savepointDirectory);
-        if (copied) {
-            DurableFiles.deleteTree(directory.path());
-        }
-        DurableFiles.syncDirectory(root);
-        savepoints.put(directory.id(), target);
-    }
-
-    private byte[] nextBytes() {
-        byte[] bytes = new byte[4];
-        random.nextBytes(bytes);
-        return bytes;
     }
 
     /** The checkpoint directories under the root, by ascending id. */

@@ -1,9 +1,10 @@
 package io.millrace.runtime.checkpoint;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,7 +33,11 @@ final class MetadataFormat {
     static final String FORMAT = "millrace-checkpoint";
     static final int VERSION = 1;
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Two spaces and "\n" on every platform, so the file is the same wherever it was written. */
+    private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter()
+            .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+            .withArrayIndenter(DefaultPrettyPrinter.FixedSpaceIndenter.instance);
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
     private MetadataFormat() {}
@@ -79,7 +84,7 @@ final class MetadataFormat {
         envelope.set("checkpoint", body);
         envelope.put("sha256", sha256(body));
         try {
-            return JSON.writeValueAsBytes(envelope);
+            return JSON.writer(PRETTY).writeValueAsBytes(envelope);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode checkpoint metadata", e);
         }
