@@ -13,16 +13,16 @@ import java.util.List;
  * The writer of one {@link TransactionalFileSink} subtask. Called by the subtask's thread only.
  *
  * <pre>
- *            write                 write (part reaches the roll size: part finished)
- *   IDLE ───────────▶ WRITING ◀──┐
- *    ▲  ◀─────────────    │  └───┘
- *    │  prepareCommit     │
- *    └──── close ─────────┴──────▶ CLOSED
+ *           write                          prepareCommit, or the part reaches the roll size
+ *   IDLE ─────────────▶ WRITING ─────────────────────────────────────────────────▶ IDLE
+ *     │                    │
+ *     └──── close ─────────┴──▶ CLOSED   (close is idempotent; nothing is legal afterwards)
  * </pre>
  *
- * In WRITING an open part file in the staging directory holds the lines since the last part was
- * finished. {@link #prepareCommit} finishes it and renames every part finished since the previous
- * checkpoint to its pending name for that checkpoint; {@link #close} deletes what was not prepared.
+ * In WRITING an open part file in the staging directory holds the lines since it was opened. A part is
+ * finished (forced to the disk and closed) when it reaches the roll size or on {@link #prepareCommit},
+ * which renames every part finished since the previous checkpoint to its pending name for that
+ * checkpoint. {@link #close} aborts: it deletes the parts not yet prepared.
  */
 final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, PendingPart> {
     private enum State { IDLE, WRITING, CLOSED }
@@ -64,7 +64,7 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
 
     private void open() throws IOException {
         if (state == State.CLOSED) {
-            throw new IllegalStateException("writer of " + area.openFile(subtask, 0).getFileName() + " is closed");
+            throw new IllegalStateException("write after close in the transactional file sink's subtask " + subtask);
         }
         current = new PartFileWriter(area.openFile(subtask, openCount++));
         currentBytes = 0;
