@@ -34,6 +34,7 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
     private final long rollAtBytes;
     private final StringBuilder line = new StringBuilder(256);
     private final List<Path> finished = new ArrayList<>();
+    private final List<PendingPart> outstanding = new ArrayList<>();
     private State state = State.IDLE;
     private PartFileWriter current;
     private long currentBytes;
@@ -56,9 +57,11 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
         line.setLength(0);
         encoder.encode(value, line);
         current.writeLine(line);
-        currentBytes += utf8Length(line) + 1;
-        if (currentBytes >= rollAtBytes) {
-            finishCurrent();
+        if (rollAtBytes != Long.MAX_VALUE) {
+            currentBytes += utf8Length(line) + 1;
+            if (currentBytes >= rollAtBytes) {
+                finishCurrent();
+            }
         }
     }
 
@@ -87,8 +90,11 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
     public void flush(boolean endOfInput) {}
 
     /**
-     * Finishes the open part and returns the parts written since the previous checkpoint, renamed to
-     * their pending names for {@code checkpointId}; empty if nothing was written.
+     * Finishes the open part and renames the parts written since the previous checkpoint to their pending
+     * names for {@code checkpointId}. Returns them, and again every part this writer prepared before that
+     * is not committed yet (of a checkpoint that was declined, or whose commit has not run), so that
+     * completing this checkpoint commits them too even if the runtime kept only the latest committables;
+     * empty if there is nothing to commit.
      *
      * @throws IllegalStateException if {@code checkpointId} is not greater than the previous one
      */
@@ -104,10 +110,7 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
         if (state == State.WRITING) {
             finishCurrent();
         }
-        if (finished.isEmpty()) {
-            return List.of();
-        }
-        List<PendingPart> parts = new ArrayList<>(finished.size());
+        outstanding.removeIf(TransactionalPartWriter::isCommitted);
         for (int n = 0; n < finished.size(); n++) {
             Path pending = area.pendingFile(subtask, checkpointId, n);
             if (Files.exists(pending)) {
@@ -115,11 +118,18 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
                         "a pending part of checkpoint " + checkpointId + " already exists: was abortLingering skipped?");
             }
             Files.move(finished.get(n), pending, StandardCopyOption.ATOMIC_MOVE);
-            parts.add(new PendingPart(pending.toString(), area.finalFile(subtask, checkpointId, n).toString()));
+            outstanding.add(new PendingPart(pending.toString(), area.finalFile(subtask, checkpointId, n).toString()));
         }
-        finished.clear();
-        StagingArea.sync(area.staging());
-        return parts;
+        if (!finished.isEmpty()) {
+            finished.clear();
+            StagingArea.sync(area.staging());
+        }
+        return List.copyOf(outstanding);
+    }
+
+    /** True if the part's final file exists and its pending file no longer does. */
+    private static boolean isCommitted(PendingPart part) {
+        return Files.notExists(Path.of(part.pendingPath())) && Files.exists(Path.of(part.finalPath()));
     }
 
     /** Aborts: deletes the parts written since the last prepareCommit. Idempotent. */
