@@ -2,6 +2,8 @@ package io.millrace.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.api.sink.SinkContext;
+import io.millrace.api.time.Clock;
 import io.millrace.api.time.ManualClock;
 import io.millrace.connector.file.CsvEncoder;
 import io.millrace.connector.file.CsvFormat;
@@ -9,6 +11,8 @@ import io.millrace.connector.file.FileSink;
 import io.millrace.connector.file.FileSource;
 import io.millrace.connector.file.FileSplit;
 import io.millrace.connector.file.JsonLines;
+import io.millrace.connector.file.PendingPart;
+import io.millrace.connector.file.TransactionalFileSink;
 import io.millrace.connector.generator.GeneratorSource;
 import io.millrace.connector.generator.IndexRange;
 import io.millrace.sim.FactorySimulator;
@@ -31,6 +35,8 @@ class SerializableConnectorsTest {
     Path dir;
 
     record Row(String a, long b) {}
+
+    record Subtask(int subtaskIndex, int parallelism, Clock clock, String sinkName) implements SinkContext {}
 
     @SuppressWarnings("unchecked")
     private static <T extends Serializable> T copy(T value) throws Exception {
@@ -61,6 +67,14 @@ class SerializableConnectorsTest {
         assertThat(copy(FileSource.of(JsonLines.of(Row.class), csv)).createSplits(1)).hasSize(1);
         FileSink<Row> sink = copy(FileSink.csv(dir.resolve("out"), CsvEncoder.ofRecord(Row.class)));
         assertThat(sink.partFile(3)).hasFileName("part-3.csv");
+
+        TransactionalFileSink<Row> exactlyOnce = copy(TransactionalFileSink.csv(dir.resolve("eo"), CsvEncoder.ofRecord(Row.class)));
+        SinkContext context = new Subtask(0, 1, new ManualClock(0), "eo");
+        var writer = exactlyOnce.createWriter(context);
+        writer.write(new Row("x", 1), 0);
+        List<PendingPart> parts = copy(new java.util.ArrayList<>(writer.prepareCommit(1)));
+        exactlyOnce.createCommitter(context).commit(parts);
+        assertThat(Files.readAllLines(dir.resolve("eo/part-0-1-0.csv"))).containsExactly("a,b", "x,1");
 
         FactorySimulator sim = copy(new FactorySimulator(SimulatorConfig.builder().machines(4).maxEvents(100).build()));
         MachineGroupSplit split = copy(sim.createSplits(2).get(1));

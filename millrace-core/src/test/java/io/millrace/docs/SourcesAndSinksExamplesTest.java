@@ -6,8 +6,12 @@ import io.millrace.api.DataStream;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.sink.CollectSink;
+import io.millrace.api.sink.CommittingSinkWriter;
+import io.millrace.api.sink.SinkContext;
 import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.BadRecordPolicy;
+import io.millrace.api.time.Clock;
+import io.millrace.api.time.ManualClock;
 import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.connector.file.CsvEncoder;
 import io.millrace.connector.file.CsvFormat;
@@ -15,6 +19,8 @@ import io.millrace.connector.file.FileSink;
 import io.millrace.connector.file.FileSource;
 import io.millrace.connector.file.JsonLines;
 import io.millrace.connector.file.LineFormat;
+import io.millrace.connector.file.PendingPart;
+import io.millrace.connector.file.TransactionalFileSink;
 import io.millrace.connector.generator.GeneratorSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,5 +134,36 @@ class SourcesAndSinksExamplesTest {
         assertThat(Files.readAllLines(out.resolve("csv/part-0.csv")))
                 .containsExactly("machine,value,time", "M1,71.5,1000", "M2,96.0,2000");
         assertThat(Files.readAllLines(out.resolve("hot/part-0.csv"))).containsExactly("machine,celsius", "M1,71.5", "M2,96.0");
+    }
+
+    record Subtask(int subtaskIndex, int parallelism, Clock clock, String sinkName) implements SinkContext {}
+
+    @Test
+    void exactlyOnceFileSink() throws Exception {
+        Path out = dir;
+        // tag::transactional-file-sink[]
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(2));
+        DataStream<Reading> readings = pipeline.fromElements(
+                new Reading("M1", 71.5, 1_000),
+                new Reading("M2", 96.0, 2_000));
+
+        readings.sinkTo(TransactionalFileSink.jsonLines(out.resolve("json")));
+        TransactionalFileSink<Reading> csv = TransactionalFileSink.csv(out.resolve("telemetry"), CsvEncoder.ofRecord(Reading.class))
+                .partPrefix("readings")
+                .rollAtBytes(128L << 20);
+        readings.sinkTo(csv);
+        // out/telemetry/readings-0-1-0.csv once checkpoint 1 is complete, readings-0-2-0.csv after checkpoint 2, ...
+        // end::transactional-file-sink[]
+
+        // What the runtime does with one subtask of the CSV sink: nothing is visible before the commit.
+        Subtask subtask = new Subtask(0, 2, new ManualClock(0), "readings");
+        csv.abortLingering(subtask, -1);
+        CommittingSinkWriter<Reading, PendingPart> writer = csv.createWriter(subtask);
+        writer.write(new Reading("M1", 71.5, 1_000), 1_000);
+        List<PendingPart> checkpoint1 = writer.prepareCommit(1);
+        assertThat(out.resolve("telemetry")).isDirectoryNotContaining("glob:**.csv");
+        csv.createCommitter(subtask).commit(checkpoint1);
+        assertThat(Files.readAllLines(out.resolve("telemetry/readings-0-1-0.csv")))
+                .containsExactly("machine,value,time", "M1,71.5,1000");
     }
 }

@@ -13,16 +13,16 @@ import java.util.List;
  * The writer of one {@link TransactionalFileSink} subtask. Called by the subtask's thread only.
  *
  * <pre>
- *            write                 write (part reaches the roll size: part finished)
- *   IDLE ───────────▶ WRITING ◀──┐
- *    ▲  ◀─────────────    │  └───┘
- *    │  prepareCommit     │
- *    └──── close ─────────┴──────▶ CLOSED
+ *           write                          prepareCommit, or the part reaches the roll size
+ *   IDLE ─────────────▶ WRITING ─────────────────────────────────────────────────▶ IDLE
+ *     │                    │
+ *     └──── close ─────────┴──▶ CLOSED   (close is idempotent; nothing is legal afterwards)
  * </pre>
  *
- * In WRITING an open part file in the staging directory holds the lines since the last part was
- * finished. {@link #prepareCommit} finishes it and renames every part finished since the previous
- * checkpoint to its pending name for that checkpoint; {@link #close} deletes what was not prepared.
+ * In WRITING an open part file in the staging directory holds the lines since it was opened. A part is
+ * finished (forced to the disk and closed) when it reaches the roll size or on {@link #prepareCommit},
+ * which renames every part finished since the previous checkpoint to its pending name for that
+ * checkpoint. {@link #close} aborts: it deletes the parts not yet prepared.
  */
 final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, PendingPart> {
     private enum State { IDLE, WRITING, CLOSED }
@@ -34,6 +34,7 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
     private final long rollAtBytes;
     private final StringBuilder line = new StringBuilder(256);
     private final List<Path> finished = new ArrayList<>();
+    private final List<PendingPart> outstanding = new ArrayList<>();
     private State state = State.IDLE;
     private PartFileWriter current;
     private long currentBytes;
@@ -56,15 +57,17 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
         line.setLength(0);
         encoder.encode(value, line);
         current.writeLine(line);
-        currentBytes += utf8Length(line) + 1;
-        if (currentBytes >= rollAtBytes) {
-            finishCurrent();
+        if (rollAtBytes != Long.MAX_VALUE) {
+            currentBytes += utf8Length(line) + 1;
+            if (currentBytes >= rollAtBytes) {
+                finishCurrent();
+            }
         }
     }
 
     private void open() throws IOException {
         if (state == State.CLOSED) {
-            throw new IllegalStateException("writer of " + area.openFile(subtask, 0).getFileName() + " is closed");
+            throw new IllegalStateException("write after close in the transactional file sink's subtask " + subtask);
         }
         current = new PartFileWriter(area.openFile(subtask, openCount++));
         currentBytes = 0;
@@ -87,8 +90,11 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
     public void flush(boolean endOfInput) {}
 
     /**
-     * Finishes the open part and returns the parts written since the previous checkpoint, renamed to
-     * their pending names for {@code checkpointId}; empty if nothing was written.
+     * Finishes the open part and renames the parts written since the previous checkpoint to their pending
+     * names for {@code checkpointId}. Returns them, and again every part this writer prepared before that
+     * is not committed yet (of a checkpoint that was declined, or whose commit has not run), so that
+     * completing this checkpoint commits them too even if the runtime kept only the latest committables;
+     * empty if there is nothing to commit.
      *
      * @throws IllegalStateException if {@code checkpointId} is not greater than the previous one
      */
@@ -104,10 +110,7 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
         if (state == State.WRITING) {
             finishCurrent();
         }
-        if (finished.isEmpty()) {
-            return List.of();
-        }
-        List<PendingPart> parts = new ArrayList<>(finished.size());
+        outstanding.removeIf(TransactionalPartWriter::isCommitted);
         for (int n = 0; n < finished.size(); n++) {
             Path pending = area.pendingFile(subtask, checkpointId, n);
             if (Files.exists(pending)) {
@@ -115,11 +118,18 @@ final class TransactionalPartWriter<T> implements CommittingSinkWriter<T, Pendin
                         "a pending part of checkpoint " + checkpointId + " already exists: was abortLingering skipped?");
             }
             Files.move(finished.get(n), pending, StandardCopyOption.ATOMIC_MOVE);
-            parts.add(new PendingPart(pending.toString(), area.finalFile(subtask, checkpointId, n).toString()));
+            outstanding.add(new PendingPart(pending.toString(), area.finalFile(subtask, checkpointId, n).toString()));
         }
-        finished.clear();
-        StagingArea.sync(area.staging());
-        return parts;
+        if (!finished.isEmpty()) {
+            finished.clear();
+            StagingArea.sync(area.staging());
+        }
+        return List.copyOf(outstanding);
+    }
+
+    /** True if the part's final file exists and its pending file no longer does. */
+    private static boolean isCommitted(PendingPart part) {
+        return Files.notExists(Path.of(part.pendingPath())) && Files.exists(Path.of(part.finalPath()));
     }
 
     /** Aborts: deletes the parts written since the last prepareCommit. Idempotent. */

@@ -276,10 +276,29 @@ class TransactionalFileSinkTest {
         CommittingSinkWriter<Reading, PendingPart> writer = sink.createWriter(SUBTASK_0);
         assertThat(writer.prepareCommit(1)).isEmpty();
         writeAll(writer, readings(0, 1));
-        assertThat(writer.prepareCommit(2)).hasSize(1);
+        List<PendingPart> parts = writer.prepareCommit(2);
+        assertThat(parts).hasSize(1);
+        sink.createCommitter(SUBTASK_0).commit(parts);
         assertThat(writer.prepareCommit(3)).isEmpty();
-        assertThat(names(sink.stagingDirectory())).containsExactly("part-0-2-0.pending");
+        assertThat(names(dir)).containsExactly("part-0-2-0.jsonl");
+        assertThat(names(sink.stagingDirectory())).isEmpty();
         assertThatThrownBy(() -> writer.prepareCommit(3)).hasMessageContaining("checkpoint 3 prepared after checkpoint 3");
+    }
+
+    @Test
+    void whenACheckpointWasDeclined_thenTheNextOnePreparesItsPartsAgainAndCommitsThem() throws Exception {
+        TransactionalFileSink<Reading> sink = TransactionalFileSink.jsonLines(dir);
+        CommittingSinkWriter<Reading, PendingPart> writer = sink.createWriter(SUBTASK_0);
+        writeAll(writer, readings(0, 2));
+        List<PendingPart> declined = writer.prepareCommit(1);
+        writeAll(writer, readings(2, 3));
+
+        List<PendingPart> next = writer.prepareCommit(2);
+        sink.createCommitter(SUBTASK_0).commit(next);
+
+        assertThat(next).hasSize(2).containsAll(declined);
+        assertThat(names(dir)).containsExactly("part-0-1-0.jsonl", "part-0-2-0.jsonl");
+        assertThat(writer.prepareCommit(3)).isEmpty();
     }
 
     @Test
