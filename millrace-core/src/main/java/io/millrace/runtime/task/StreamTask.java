@@ -72,7 +72,6 @@ final class StreamTask extends Task {
 
     private void processBatch(RecordBatch batch, int inputIndex) throws Exception {
         int n = batch.size();
-        headMetrics.recordsIn += n;
         if (oneInput != null) {
             for (int i = 0; i < n; i++) {
                 oneInput.processRecord(batch.value(i), batch.timestamp(i));
@@ -86,6 +85,7 @@ final class StreamTask extends Task {
                 twoInput.processRecord2(batch.value(i), batch.timestamp(i));
             }
         }
+        headMetrics.recordsIn += n; // counted once processed, so that a reader seeing n knows they are
     }
 
     private void processControl(ControlElement element, InputGate.InputChannel in) throws Exception {
