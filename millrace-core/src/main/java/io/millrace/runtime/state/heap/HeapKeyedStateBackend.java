@@ -47,7 +47,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, HeapTimerService<?>> timerServicesByName = new LinkedHashMap<>();
     /** Restored states and timers not yet claimed by name; they move into tables and services when created. */
     private final Map<String, RestoredState> restoredStates = new HashMap<>();
-    private final Map<String, List<RestoredTimer>> restoredTimers = new HashMap<>();
+    private final Map<String, Map<Integer, List<RestoredTimer>>> restoredTimers = new HashMap<>();
 
     /** The current key, null when none. */
     private Object key;
@@ -138,7 +138,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         HeapTimerService<N> service = new HeapTimerService<>(name, this, clock, target);
         timerServicesByName.put(name, service);
         timerServices.add(service);
-        List<RestoredTimer> restored = restoredTimers.remove(name);
+        Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(name);
         if (restored != null) {
             adoptTimers(service, restored);
         }
@@ -245,13 +245,14 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             refs.add(new StateRef(e.getKey(), e.getValue().kind, e.getValue().table));
         }
-        List<HeapTimerService<?>> services = List.copyOf(timerServices);
+        KeyGroupSection.Contents contents = new KeyGroupSection.Contents(refs, List.copyOf(timerServices),
+                List.copyOf(restoredStates.values()), Map.copyOf(restoredTimers));
         CaptureBuffer buffer = new CaptureBuffer();
         DataOutputStream out = new DataOutputStream(buffer);
         byte[][] sections = new byte[range.size()][];
         for (int i = 0; i < sections.length; i++) {
             buffer.reset();
-            KeyGroupSection.write(out, range.start() + i, refs, services);
+            KeyGroupSection.write(out, range.start() + i, contents);
             out.flush();
             sections[i] = buffer.copy();
         }
@@ -276,7 +277,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             }
         }
         for (HeapTimerService<?> service : timerServices) {
-            List<RestoredTimer> restored = restoredTimers.remove(service.name());
+            Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(service.name());
             if (restored != null) {
                 adoptTimers(service, restored);
             }
@@ -291,9 +292,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     }
 
     @SuppressWarnings("unchecked")
-    private static <N> void adoptTimers(HeapTimerService<N> service, List<RestoredTimer> restored) {
-        restored.sort(Comparator.comparingLong(RestoredTimer::sequence));
-        for (RestoredTimer t : restored) {
+    private static <N> void adoptTimers(HeapTimerService<N> service, Map<Integer, List<RestoredTimer>> restored) {
+        List<RestoredTimer> all = new ArrayList<>();
+        restored.values().forEach(all::addAll);
+        all.sort(Comparator.comparingLong(RestoredTimer::sequence));
+        for (RestoredTimer t : all) {
             service.restoreTimer(t.key(), t.keyGroup(), (N) t.namespace(), t.timestamp(), t.eventTime());
         }
     }

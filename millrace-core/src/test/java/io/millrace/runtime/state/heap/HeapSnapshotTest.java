@@ -195,6 +195,29 @@ class HeapSnapshotTest {
     }
 
     @Test
+    void restoredStateAndTimersNotYetClaimed_areCarriedIntoTheNextSnapshot() throws Exception {
+        ManualClock clock = new ManualClock(0);
+        AllKinds first = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        Random random = new Random(5);
+        List<Object> keys = keys(50);
+        keys.forEach(k -> first.fill(k, random));
+        List<String> expected = keys.stream().map(first::dump).toList();
+
+        HeapKeyedStateBackend middle = new HeapKeyedStateBackend(ALL, 128, clock);
+        SnapshotImage.take(first.backend).restoreInto(middle);
+        middle.stateStore().getState(new ValueStateDescriptor<String>("value"));
+        assertThat(middle.unclaimedRestoredNames()).contains("list", "slices", "timers").doesNotContain("value");
+        SnapshotImage second = SnapshotImage.take(middle);
+
+        AllKinds last = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        second.restoreInto(last.backend);
+        // restored after the services exist: adopted at once
+        assertThat(keys.stream().map(last::dump).toList()).isEqualTo(expected);
+        assertThat(last.backend.eventTimeTimerCount()).isEqualTo(first.backend.eventTimeTimerCount());
+        assertThat(last.backend.unclaimedRestoredNames()).isEmpty();
+    }
+
+    @Test
     void aValueThatCannotBeSerialized_failsTheSnapshotNamingTheStateAndTheClass() {
         HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
         ValueState<Object> state = backend.stateStore().getState(new ValueStateDescriptor<>("holder"));
