@@ -184,6 +184,9 @@ class HeapSnapshotTest {
         }
         backend.setCurrentKey("new key");
         state.value.update("new");
+        backend.advanceWatermark(Long.MAX_VALUE);
+        backend.advanceProcessingTime(10_000);
+        assertThat(backend.eventTimeTimerCount()).isZero();
         SnapshotImage image = SnapshotImage.write(snapshot, ALL);
 
         AllKinds restored = new AllKinds(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
@@ -218,14 +221,15 @@ class HeapSnapshotTest {
     }
 
     @Test
-    void aValueThatCannotBeSerialized_failsTheSnapshotNamingTheStateAndTheClass() {
+    void aValueThatCannotBeSerialized_failsWritingTheSnapshotNamingTheStateAndTheClass() {
         HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
         ValueState<Object> state = backend.stateStore().getState(new ValueStateDescriptor<>("holder"));
         backend.setCurrentKey("k");
         state.update(new Object[] {new StringBuilder("ok"), new Thread()});
+        backend.setCurrentKey("other");
 
-        assertThatThrownBy(() -> backend.snapshot(1))
-                .isInstanceOf(NotSerializableException.class)
+        assertThatThrownBy(() -> SnapshotImage.take(backend))
+                .hasRootCauseInstanceOf(NotSerializableException.class)
                 .hasMessageContaining("state 'holder'")
                 .hasMessageContaining("[Ljava.lang.Object;")
                 .hasMessageContaining("java.lang.Thread");
