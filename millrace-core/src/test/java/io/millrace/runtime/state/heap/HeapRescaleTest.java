@@ -9,6 +9,7 @@ import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.Triggerable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -115,7 +116,7 @@ class HeapRescaleTest {
                 int from = fired.size();
                 s.backend.advanceWatermark(Long.MAX_VALUE);
                 List<Fired> mine = fired.subList(from, fired.size());
-                assertThat(mine).isSortedAccordingTo(java.util.Comparator.comparingLong(Fired::timestamp));
+                assertThat(mine).isSortedAccordingTo(Comparator.comparingLong(Fired::timestamp));
                 assertThat(mine).allMatch(f -> f.subtask() == KeyGroups.subtaskFor(
                         KeyGroups.keyGroupFor(f.key(), MAX_PARALLELISM), MAX_PARALLELISM, parallelism), "fires in the owning subtask");
             }
