@@ -33,7 +33,13 @@ import java.util.function.Supplier;
  * restored and moved between subtasks one key group at a time. {@link #setCurrentKey} computes the
  * key's group and hash once; every state access then reads the tables of that group.
  *
- * <p>Single-threaded: only the task thread that owns the operator calls it.
+ * <p>Checkpoints: {@link #snapshot} captures lazily, one key group at a time ({@link HeapSnapshot}), in
+ * the self-describing per-group format of {@link KeyGroupSection}; {@link #restoreKeyGroup} reads such a
+ * section from a backend of any parallelism and keeps its states and timers by name until the operator
+ * creates them (unclaimed ones are carried into later snapshots).
+ *
+ * <p>Single-threaded: only the task thread that owns the operator calls it (a snapshot's {@code write}
+ * may run elsewhere).
  */
 public final class HeapKeyedStateBackend implements KeyedStateBackend {
     final Clock clock;
