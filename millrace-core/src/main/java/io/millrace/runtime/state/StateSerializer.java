@@ -6,18 +6,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.Serializable;
 import java.io.StreamCorruptedException;
 import java.lang.reflect.Array;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -527,72 +521,6 @@ public final class StateSerializer {
             return Enum.valueOf((Class) c, name);
         } catch (IllegalArgumentException e) {
             throw new IOException("cannot restore state: enum " + c.getName() + " has no constant " + name, e);
-        }
-    }
-
-    /** A record class's component types, accessors and canonical constructor. */
-    private static final class RecordShape {
-        final Class<?>[] types;
-        final Method[] accessors;
-        final Constructor<?> constructor;
-
-        private RecordShape(Class<?>[] types, Method[] accessors, Constructor<?> constructor) {
-            this.types = types;
-            this.accessors = accessors;
-            this.constructor = constructor;
-        }
-
-        static RecordShape of(Class<?> c) {
-            RecordComponent[] components = c.getRecordComponents();
-            Class<?>[] types = new Class<?>[components.length];
-            Method[] accessors = new Method[components.length];
-            for (int i = 0; i < components.length; i++) {
-                types[i] = components[i].getType();
-                accessors[i] = components[i].getAccessor();
-                accessors[i].setAccessible(true);
-            }
-            try {
-                Constructor<?> constructor = c.getDeclaredConstructor(types);
-                constructor.setAccessible(true);
-                return new RecordShape(types, accessors, constructor);
-            } catch (NoSuchMethodException e) {
-                throw new IllegalStateException("record " + c.getName() + " has no canonical constructor", e);
-            }
-        }
-
-        Object component(Object record, int i) throws IOException {
-            try {
-                return accessors[i].invoke(record);
-            } catch (IllegalAccessException | InvocationTargetException e) {
-                throw new IOException("cannot read component " + accessors[i].getName() + " of " + record.getClass().getName(), e);
-            }
-        }
-
-        Object create(Object[] args) throws IOException {
-            try {
-                return constructor.newInstance(args);
-            } catch (ReflectiveOperationException e) {
-                throw new IOException("cannot restore record " + constructor.getDeclaringClass().getName(), e);
-            }
-        }
-    }
-
-    /** Java deserialization through a given class loader (a user job's classes). */
-    private static final class LoaderObjectInputStream extends ObjectInputStream {
-        private final ClassLoader loader;
-
-        LoaderObjectInputStream(InputStream in, ClassLoader loader) throws IOException {
-            super(in);
-            this.loader = loader;
-        }
-
-        @Override
-        protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-            try {
-                return Class.forName(desc.getName(), false, loader);
-            } catch (ClassNotFoundException e) {
-                return super.resolveClass(desc);
-            }
         }
     }
 }

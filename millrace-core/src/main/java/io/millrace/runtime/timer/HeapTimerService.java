@@ -94,17 +94,21 @@ public final class HeapTimerService<N> implements InternalTimerService<N> {
         return processingTimers.peekTimestamp();
     }
 
-    /** Removes the earliest event-time timer, makes its key current and fires it. There must be one. */
+    /**
+     * Makes the earliest event-time timer's key current, removes the timer and fires it. There must be one.
+     * The key is set before the timer is removed, so that the backend sees every change to a key group
+     * (a pending snapshot captures the group first).
+     */
     public void fireNextEventTimer() throws Exception {
+        keys.setCurrentKey(eventTimers.peek().key());
         Timer<N> t = eventTimers.poll();
-        keys.setCurrentKey(t.key());
         target.onEventTime(t.timestamp(), t.namespace());
     }
 
-    /** Removes the earliest processing-time timer, makes its key current and fires it. There must be one. */
+    /** Like {@link #fireNextEventTimer}, for the earliest processing-time timer. */
     public void fireNextProcessingTimer() throws Exception {
+        keys.setCurrentKey(processingTimers.peek().key());
         Timer<N> t = processingTimers.poll();
-        keys.setCurrentKey(t.key());
         target.onProcessingTime(t.timestamp(), t.namespace());
     }
 

@@ -66,6 +66,11 @@ final class TimerQueue<N> {
         return size == 0 ? Long.MAX_VALUE : heap[0].timestamp();
     }
 
+    /** The earliest timer without removing it; the queue must not be empty. */
+    Timer<N> peek() {
+        return heap[0];
+    }
+
     /** Removes and returns the earliest timer; the queue must not be empty. */
     Timer<N> poll() {
         Timer<N> t = heap[0];

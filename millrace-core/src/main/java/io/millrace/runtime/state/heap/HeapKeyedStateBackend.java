@@ -14,7 +14,6 @@ import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.heap.KeyGroupSection.RestoredTimer;
 import io.millrace.runtime.state.heap.KeyGroupSection.StateRef;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,7 +33,13 @@ import java.util.function.Supplier;
  * restored and moved between subtasks one key group at a time. {@link #setCurrentKey} computes the
  * key's group and hash once; every state access then reads the tables of that group.
  *
- * <p>Single-threaded: only the task thread that owns the operator calls it.
+ * <p>Checkpoints: {@link #snapshot} captures lazily, one key group at a time ({@link HeapSnapshot}), in
+ * the self-describing per-group format of {@link KeyGroupSection}; {@link #restoreKeyGroup} reads such a
+ * section from a backend of any parallelism and keeps its states and timers by name until the operator
+ * creates them (unclaimed ones are carried into later snapshots).
+ *
+ * <p>Single-threaded: only the task thread that owns the operator calls it (a snapshot's {@code write}
+ * may run elsewhere).
  */
 public final class HeapKeyedStateBackend implements KeyedStateBackend {
     final Clock clock;
@@ -47,7 +52,10 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, HeapTimerService<?>> timerServicesByName = new LinkedHashMap<>();
     /** Restored states and timers not yet claimed by name; they move into tables and services when created. */
     private final Map<String, RestoredState> restoredStates = new HashMap<>();
-    private final Map<String, List<RestoredTimer>> restoredTimers = new HashMap<>();
+    private final Map<String, Map<Integer, List<RestoredTimer>>> restoredTimers = new HashMap<>();
+
+    /** The latest snapshot while some of its key groups are not captured yet; see {@link HeapSnapshot}. */
+    private HeapSnapshot pending;
 
     /** The current key, null when none. */
     private Object key;
@@ -91,6 +99,31 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         key = newKey;
         keyHash = newKey.hashCode();
         groupIndex = group - range.start();
+        if (pending != null) {
+            pending.beforeChange(groupIndex);
+        }
+    }
+
+    /** Called before a change to a group other than the current key's (the TTL sweep). */
+    void beforeChange(int index) {
+        if (pending != null) {
+            pending.beforeChange(index);
+        }
+    }
+
+    /** Stops guarding changes once the pending snapshot has captured every group. */
+    private void dropSettledSnapshot() {
+        if (pending != null && pending.settled()) {
+            pending = null;
+        }
+    }
+
+    /** Captures what the pending snapshot has not yet, on this thread, before state changes wholesale. */
+    private void settlePendingSnapshot() {
+        if (pending != null) {
+            pending.captureAll();
+            pending = null;
+        }
     }
 
     @Override
@@ -138,7 +171,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         HeapTimerService<N> service = new HeapTimerService<>(name, this, clock, target);
         timerServicesByName.put(name, service);
         timerServices.add(service);
-        List<RestoredTimer> restored = restoredTimers.remove(name);
+        Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(name);
         if (restored != null) {
             adoptTimers(service, restored);
         }
@@ -148,6 +181,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     /** Fires due event-time timers of all services in timestamp order, including ones registered meanwhile. */
     @Override
     public void advanceWatermark(long watermark) throws Exception {
+        dropSettledSnapshot();
         for (HeapTimerService<?> s : timerServices) {
             s.watermark(watermark);
         }
@@ -172,6 +206,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     /** Sweeps a bounded number of entries of every TTL state, then fires due processing-time timers. */
     @Override
     public void advanceProcessingTime(long now) throws Exception {
+        dropSettledSnapshot();
         for (int i = 0; i < ttlTables.size(); i++) {
             ttlTables.get(i).sweep(now, StateTable.TICK_SWEEP_STEPS);
         }
@@ -235,27 +270,27 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     }
 
     /**
-     * Serializes every state and timer of every owned key group into memory, so that nothing done after
-     * this returns (including in-place mutation of stored values) shows in the snapshot; the returned
-     * snapshot only copies bytes. The pause is proportional to the state size.
+     * Takes a snapshot of every state and timer of every owned key group. The pause is short: it copies the
+     * lists of states and timer services and serializes only the current key's group; every other group is
+     * serialized by {@link KeyedStateSnapshot#write} or, if the task changes the group first, by this thread
+     * just before that change (see {@link HeapSnapshot}). A previous snapshot still pending is completed on
+     * this thread first. A value that cannot be serialized fails {@code write}, naming its state and class.
      */
     @Override
-    public KeyedStateSnapshot snapshot(long checkpointId) throws IOException {
+    public KeyedStateSnapshot snapshot(long checkpointId) {
+        settlePendingSnapshot();
         List<StateRef> refs = new ArrayList<>(states.size());
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             refs.add(new StateRef(e.getKey(), e.getValue().kind, e.getValue().table));
         }
-        List<HeapTimerService<?>> services = List.copyOf(timerServices);
-        CaptureBuffer buffer = new CaptureBuffer();
-        DataOutputStream out = new DataOutputStream(buffer);
-        byte[][] sections = new byte[range.size()][];
-        for (int i = 0; i < sections.length; i++) {
-            buffer.reset();
-            KeyGroupSection.write(out, range.start() + i, refs, services);
-            out.flush();
-            sections[i] = buffer.copy();
+        KeyGroupSection.Contents contents = new KeyGroupSection.Contents(refs, List.copyOf(timerServices),
+                List.copyOf(restoredStates.values()), Map.copyOf(restoredTimers));
+        HeapSnapshot snapshot = new HeapSnapshot(range, contents);
+        if (groupIndex >= 0) {
+            snapshot.beforeChange(groupIndex);
         }
-        return new HeapSnapshot(range, sections);
+        pending = snapshot;
+        return snapshot;
     }
 
     /**
@@ -268,6 +303,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("cannot restore key group " + keyGroup + ": this backend owns key groups "
                     + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
         }
+        settlePendingSnapshot();
         KeyGroupSection.read(in, keyGroup, restoredStates, restoredTimers);
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             RestoredState r = restoredStates.remove(e.getKey());
@@ -276,7 +312,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             }
         }
         for (HeapTimerService<?> service : timerServices) {
-            List<RestoredTimer> restored = restoredTimers.remove(service.name());
+            Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(service.name());
             if (restored != null) {
                 adoptTimers(service, restored);
             }
@@ -291,15 +327,18 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     }
 
     @SuppressWarnings("unchecked")
-    private static <N> void adoptTimers(HeapTimerService<N> service, List<RestoredTimer> restored) {
-        restored.sort(Comparator.comparingLong(RestoredTimer::sequence));
-        for (RestoredTimer t : restored) {
+    private static <N> void adoptTimers(HeapTimerService<N> service, Map<Integer, List<RestoredTimer>> restored) {
+        List<RestoredTimer> all = new ArrayList<>();
+        restored.values().forEach(all::addAll);
+        all.sort(Comparator.comparingLong(RestoredTimer::sequence));
+        for (RestoredTimer t : all) {
             service.restoreTimer(t.key(), t.keyGroup(), (N) t.namespace(), t.timestamp(), t.eventTime());
         }
     }
 
     @Override
     public void close() {
+        pending = null;
         restoredStates.clear();
         restoredTimers.clear();
         states.clear();

@@ -44,63 +44,95 @@ final class KeyGroupSection {
     /** A timer of a restored section, added when its service is created by name. */
     record RestoredTimer(Object key, int keyGroup, Object namespace, long timestamp, boolean eventTime, long sequence) {}
 
+    /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
+    record Contents(List<StateRef> states, List<HeapTimerService<?>> timerServices,
+            List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
+
     /** Writes the section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
-    static void write(DataOutputStream out, int keyGroup, List<StateRef> states, List<HeapTimerService<?>> timerServices)
-            throws IOException {
+    static void write(DataOutputStream out, int keyGroup, Contents contents) throws IOException {
         StateSerializer values = new StateSerializer();
         out.writeInt(MAGIC);
         out.writeInt(keyGroup);
-        out.writeInt(states.size());
-        for (StateRef s : states) {
+        out.writeInt(contents.states.size() + contents.unclaimedStates.size());
+        for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
-            out.writeUTF(s.name);
-            out.writeUTF(s.kind);
-            out.writeBoolean(ttl);
-            out.writeInt(table.size());
+            writeStateHeader(out, s.name, s.kind, ttl, table.size());
             for (Entry head : table.slots()) {
                 for (Entry e = head; e != null; e = e.next) {
-                    try {
-                        writeEntry(out, values, s.kind, ttl, e);
-                    } catch (NotSerializableException x) {
-                        throw new NotSerializableException("state '" + s.name + "' holds a value of class "
-                                + e.value.getClass().getName() + " that cannot be checkpointed: " + x.getMessage()
-                                + " is neither a supported type nor Serializable");
-                    }
+                    writeEntry(out, values, s.name, s.kind, ttl, e.key, e.value, e.expiry());
                 }
             }
         }
-        out.writeInt(timerServices.size());
-        List<Timer<?>> timers = new ArrayList<>();
-        for (HeapTimerService<?> service : timerServices) {
-            timers.clear();
+        for (RestoredState s : contents.unclaimedStates) {
+            List<RestoredState.Entry> entries = s.entries(keyGroup);
+            writeStateHeader(out, s.name, s.kind, s.ttl, entries.size());
+            for (RestoredState.Entry e : entries) {
+                writeEntry(out, values, s.name, s.kind, s.ttl, e.key(), e.value(), e.expiry());
+            }
+        }
+        out.writeInt(contents.timerServices.size() + contents.unclaimedTimers.size());
+        for (HeapTimerService<?> service : contents.timerServices) {
+            List<Timer<?>> event = new ArrayList<>();
             List<Timer<?>> processing = new ArrayList<>();
-            service.forEachTimerInGroup(keyGroup, timers::add, processing::add);
-            int eventCount = timers.size();
-            timers.addAll(processing);
+            service.forEachTimerInGroup(keyGroup, event::add, processing::add);
             out.writeUTF(service.name());
+            out.writeInt(event.size() + processing.size());
+            for (Timer<?> t : event) {
+                writeTimer(out, values, service.name(), t.key(), t.namespace(), t.timestamp(), true, t.sequence());
+            }
+            for (Timer<?> t : processing) {
+                writeTimer(out, values, service.name(), t.key(), t.namespace(), t.timestamp(), false, t.sequence());
+            }
+        }
+        for (Map.Entry<String, Map<Integer, List<RestoredTimer>>> service : contents.unclaimedTimers.entrySet()) {
+            List<RestoredTimer> timers = service.getValue().getOrDefault(keyGroup, List.of());
+            out.writeUTF(service.getKey());
             out.writeInt(timers.size());
-            for (int i = 0; i < timers.size(); i++) {
-                Timer<?> t = timers.get(i);
-                try {
-                    values.write(out, t.key());
-                    values.write(out, t.namespace());
-                } catch (NotSerializableException x) {
-                    throw new NotSerializableException("timer service '" + service.name() + "' holds a timer " + t
-                            + " that cannot be checkpointed: " + x.getMessage() + " is neither a supported type nor Serializable");
-                }
-                out.writeLong(t.timestamp());
-                out.writeBoolean(i < eventCount);
-                out.writeLong(t.sequence());
+            for (RestoredTimer t : timers) {
+                writeTimer(out, values, service.getKey(), t.key(), t.namespace(), t.timestamp(), t.eventTime(), t.sequence());
             }
         }
     }
 
-    private static void writeEntry(DataOutputStream out, StateSerializer values, String kind, boolean ttl, Entry e)
+    private static void writeStateHeader(DataOutputStream out, String name, String kind, boolean ttl, int keys)
             throws IOException {
-        values.write(out, e.key);
+        out.writeUTF(name);
+        out.writeUTF(kind);
+        out.writeBoolean(ttl);
+        out.writeInt(keys);
+    }
+
+    private static void writeTimer(DataOutputStream out, StateSerializer values, String service, Object key,
+            Object namespace, long timestamp, boolean eventTime, long sequence) throws IOException {
+        try {
+            values.write(out, key);
+            values.write(out, namespace);
+        } catch (NotSerializableException x) {
+            throw new NotSerializableException("timer service '" + service + "' holds a timer of key " + key
+                    + " and namespace " + namespace + " that cannot be checkpointed: " + x.getMessage()
+                    + " is neither a supported type nor Serializable");
+        }
+        out.writeLong(timestamp);
+        out.writeBoolean(eventTime);
+        out.writeLong(sequence);
+    }
+
+    private static void writeEntry(DataOutputStream out, StateSerializer values, String name, String kind, boolean ttl,
+            Object key, Object value, long expiry) throws IOException {
+        try {
+            writeEntry(out, values, kind, ttl, key, value, expiry);
+        } catch (NotSerializableException x) {
+            throw new NotSerializableException("state '" + name + "' holds a value of class " + value.getClass().getName()
+                    + " that cannot be checkpointed: " + x.getMessage() + " is neither a supported type nor Serializable");
+        }
+    }
+
+    private static void writeEntry(DataOutputStream out, StateSerializer values, String kind, boolean ttl,
+            Object key, Object value, long expiry) throws IOException {
+        values.write(out, key);
         if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
-            Map<?, ?> map = (Map<?, ?>) e.value;
+            Map<?, ?> map = (Map<?, ?>) value;
             out.writeInt(map.size());
             for (Map.Entry<?, ?> me : map.entrySet()) {
                 values.write(out, me.getKey());
@@ -114,9 +146,9 @@ final class KeyGroupSection {
             }
             return;
         }
-        values.write(out, e.value);
+        values.write(out, value);
         if (ttl) {
-            out.writeLong(e.expiry());
+            out.writeLong(expiry);
         }
     }
 
@@ -125,7 +157,7 @@ final class KeyGroupSection {
      * name). Fails when the stream holds another group's section or no section at all.
      */
     static void read(DataInputStream in, int keyGroup, Map<String, RestoredState> states,
-            Map<String, List<RestoredTimer>> timers) throws IOException {
+            Map<String, Map<Integer, List<RestoredTimer>>> timers) throws IOException {
         if (in.readInt() != MAGIC) {
             throw new StreamCorruptedException("no key group section at the offset of key group " + keyGroup);
         }
@@ -153,8 +185,14 @@ final class KeyGroupSection {
         }
         int serviceCount = in.readInt();
         for (int i = 0; i < serviceCount; i++) {
-            List<RestoredTimer> list = timers.computeIfAbsent(in.readUTF(), n -> new ArrayList<>());
+            String service = in.readUTF();
             int n = in.readInt();
+            if (n == 0) {
+                timers.computeIfAbsent(service, s -> new HashMap<>());
+                continue;
+            }
+            List<RestoredTimer> list = timers.computeIfAbsent(service, s -> new HashMap<>())
+                    .computeIfAbsent(keyGroup, g -> new ArrayList<>());
             for (int t = 0; t < n; t++) {
                 Object key = values.read(in);
                 Object namespace = values.read(in);

@@ -7,15 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The restored entries of one named state, kept until the operator registers the state by name and then
- * moved into its table. Task thread only.
+ * The restored entries of one named state, by key group, kept until the operator registers the state by
+ * name and then moved into its table. Until then a snapshot writes them as they are, so state that an
+ * operator registers only later (or never) is not lost by a checkpoint. Entries are added only while
+ * restoring and never removed. Task thread only; snapshots read it.
  */
 final class RestoredState {
     final String name;
     final String kind;
     /** Whether the checkpointed state had TTL: entries (or map entries, as {@link Stamped}) carry expiries. */
     final boolean ttl;
-    private final List<Entry> entries = new ArrayList<>();
+    private final Map<Integer, List<Entry>> byGroup = new HashMap<>();
 
     /** One key's stored value in a key group; {@code expiry} only with TTL on a non-map state. */
     record Entry(int keyGroup, Object key, Object value, long expiry) {}
@@ -27,7 +29,12 @@ final class RestoredState {
     }
 
     void add(int keyGroup, Object key, Object value, long expiry) {
-        entries.add(new Entry(keyGroup, key, value, expiry));
+        byGroup.computeIfAbsent(keyGroup, g -> new ArrayList<>()).add(new Entry(keyGroup, key, value, expiry));
+    }
+
+    /** The entries of one key group, as restored. */
+    List<Entry> entries(int keyGroup) {
+        return byGroup.getOrDefault(keyGroup, List.of());
     }
 
     /** Refuses to mix sections of the same state name with another kind or TTL setting. */
@@ -49,14 +56,15 @@ final class RestoredState {
                     + " state but is now registered as " + registeredKind + " state");
         }
         long freshExpiry = table.hasTtl() ? now + table.ttlMillis : Long.MAX_VALUE;
-        for (Entry e : entries) {
-            if (kind.equals(KeyGroupSection.MAP)) {
-                table.restore(e.keyGroup, e.key, mapValue(e.value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
-            } else {
-                table.restore(e.keyGroup, e.key, e.value, ttl ? e.expiry : freshExpiry);
+        for (List<Entry> entries : byGroup.values()) {
+            for (Entry e : entries) {
+                if (kind.equals(KeyGroupSection.MAP)) {
+                    table.restore(e.keyGroup, e.key, mapValue(e.value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
+                } else {
+                    table.restore(e.keyGroup, e.key, e.value, ttl ? e.expiry : freshExpiry);
+                }
             }
         }
-        entries.clear();
     }
 
     /** A map state's map with {@link Stamped} values exactly when the registered state has TTL. */

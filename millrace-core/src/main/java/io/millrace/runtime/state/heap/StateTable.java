@@ -137,6 +137,7 @@ class StateTable implements KeyTable.ExpiryCheck {
         int done = 0;
         while (done < steps) {
             KeyTable t = groups[sweepGroup];
+            backend.beforeChange(sweepGroup);
             if (sweepSlot >= t.capacity()) {
                 sweepGroup = sweepGroup + 1 == groups.length ? 0 : sweepGroup + 1;
                 sweepSlot = 0;

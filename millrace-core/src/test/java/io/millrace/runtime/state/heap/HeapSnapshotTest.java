@@ -184,6 +184,9 @@ class HeapSnapshotTest {
         }
         backend.setCurrentKey("new key");
         state.value.update("new");
+        backend.advanceWatermark(Long.MAX_VALUE);
+        backend.advanceProcessingTime(10_000);
+        assertThat(backend.eventTimeTimerCount()).isZero();
         SnapshotImage image = SnapshotImage.write(snapshot, ALL);
 
         AllKinds restored = new AllKinds(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
@@ -195,14 +198,38 @@ class HeapSnapshotTest {
     }
 
     @Test
-    void aValueThatCannotBeSerialized_failsTheSnapshotNamingTheStateAndTheClass() {
+    void restoredStateAndTimersNotYetClaimed_areCarriedIntoTheNextSnapshot() throws Exception {
+        ManualClock clock = new ManualClock(0);
+        AllKinds first = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        Random random = new Random(5);
+        List<Object> keys = keys(50);
+        keys.forEach(k -> first.fill(k, random));
+        List<String> expected = keys.stream().map(first::dump).toList();
+
+        HeapKeyedStateBackend middle = new HeapKeyedStateBackend(ALL, 128, clock);
+        SnapshotImage.take(first.backend).restoreInto(middle);
+        middle.stateStore().getState(new ValueStateDescriptor<String>("value"));
+        assertThat(middle.unclaimedRestoredNames()).contains("list", "slices", "timers").doesNotContain("value");
+        SnapshotImage second = SnapshotImage.take(middle);
+
+        AllKinds last = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        second.restoreInto(last.backend);
+        // restored after the services exist: adopted at once
+        assertThat(keys.stream().map(last::dump).toList()).isEqualTo(expected);
+        assertThat(last.backend.eventTimeTimerCount()).isEqualTo(first.backend.eventTimeTimerCount());
+        assertThat(last.backend.unclaimedRestoredNames()).isEmpty();
+    }
+
+    @Test
+    void aValueThatCannotBeSerialized_failsWritingTheSnapshotNamingTheStateAndTheClass() {
         HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
         ValueState<Object> state = backend.stateStore().getState(new ValueStateDescriptor<>("holder"));
         backend.setCurrentKey("k");
         state.update(new Object[] {new StringBuilder("ok"), new Thread()});
+        backend.setCurrentKey("other");
 
-        assertThatThrownBy(() -> backend.snapshot(1))
-                .isInstanceOf(NotSerializableException.class)
+        assertThatThrownBy(() -> SnapshotImage.take(backend))
+                .hasRootCauseInstanceOf(NotSerializableException.class)
                 .hasMessageContaining("state 'holder'")
                 .hasMessageContaining("[Ljava.lang.Object;")
                 .hasMessageContaining("java.lang.Thread");

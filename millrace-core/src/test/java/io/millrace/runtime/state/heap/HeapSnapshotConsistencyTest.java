@@ -1,0 +1,166 @@
+package io.millrace.runtime.state.heap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.millrace.api.state.StateTtlConfig;
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.ManualClock;
+import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
+import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.NamespacedState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Key groups are captured lazily: by the writer, or by the task thread just before it changes a group.
+ * Whoever captures, what is written is the state at the moment snapshot() was called.
+ */
+class HeapSnapshotConsistencyTest {
+    private static final KeyGroupRange ALL = new KeyGroupRange(0, 127);
+    private final ExecutorService writer = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void stopWriter() {
+        writer.shutdownNow();
+    }
+
+    /** A backend whose keys each hold a counter and a long[] accumulator mutated in place. */
+    static final class Counters {
+        final HeapKeyedStateBackend backend;
+        final ValueState<Long> count;
+        final NamespacedState<Long, long[]> acc;
+
+        Counters(HeapKeyedStateBackend backend) {
+            this.backend = backend;
+            count = backend.stateStore().getState(new ValueStateDescriptor<>("count"));
+            acc = backend.namespacedState("acc");
+        }
+
+        void bump(Object key, long by) {
+            backend.setCurrentKey(key);
+            count.update(count.value() == null ? by : count.value() + by);
+            long[] a = acc.get(0L);
+            if (a == null) {
+                acc.put(0L, new long[] {by, 1});
+            } else {
+                a[0] += by;
+                a[1]++;
+            }
+        }
+
+        List<String> dump(List<Object> keys) {
+            List<String> out = new ArrayList<>();
+            for (Object k : keys) {
+                backend.setCurrentKey(k);
+                long[] a = acc.get(0L);
+                out.add(k + "=" + count.value() + " " + (a == null ? "-" : Arrays.toString(a)));
+            }
+            return out;
+        }
+    }
+
+    private static List<Object> keys(int n) {
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            keys.add("k" + i);
+        }
+        return keys;
+    }
+
+    private static List<String> restoredDump(SnapshotImage image, List<Object> keys) throws Exception {
+        Counters restored = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        image.restoreInto(restored.backend);
+        return restored.dump(keys);
+    }
+
+    @Test
+    void aWriterOnAnotherThread_writesTheStateOfTheSnapshotMoment_whileTheTaskKeepsChangingIt() throws Exception {
+        Random random = new Random(3);
+        List<Object> keys = keys(20_000);
+        Counters counters = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        for (int round = 0; round < 3; round++) {
+            for (Object k : keys) {
+                counters.bump(k, random.nextInt(10));
+            }
+            List<String> expected = counters.dump(keys);
+            KeyedStateSnapshot snapshot = counters.backend.snapshot(round);
+            Future<SnapshotImage> written = writer.submit(() -> SnapshotImage.write(snapshot, ALL));
+            List<Object> shuffled = new ArrayList<>(keys);
+            Collections.shuffle(shuffled, random);
+            for (Object k : shuffled) {
+                counters.bump(k, 1_000);
+            }
+            assertThat(restoredDump(written.get(20, TimeUnit.SECONDS), keys)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void overlappingSnapshots_eachWriteTheirOwnMoment_inEitherOrder() throws Exception {
+        List<Object> keys = keys(500);
+        Counters counters = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        keys.forEach(k -> counters.bump(k, 1));
+        List<String> atFirst = counters.dump(keys);
+        KeyedStateSnapshot first = counters.backend.snapshot(1);
+        counters.bump(keys.get(0), 5);
+        List<String> atSecond = counters.dump(keys);
+        KeyedStateSnapshot second = counters.backend.snapshot(2);
+        keys.forEach(k -> counters.bump(k, 100));
+
+        assertThat(restoredDump(SnapshotImage.write(second, ALL), keys)).isEqualTo(atSecond);
+        assertThat(restoredDump(SnapshotImage.write(first, ALL), keys)).isEqualTo(atFirst);
+    }
+
+    @Test
+    void theTtlSweepAfterTheSnapshot_doesNotRemoveEntriesFromIt() throws Exception {
+        ManualClock clock = new ManualClock(1_000);
+        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, clock);
+        ValueStateDescriptor<Long> descriptor = new ValueStateDescriptor<>("v");
+        descriptor.enableTimeToLive(StateTtlConfig.afterWrite(Duration.ofMillis(100)));
+        ValueState<Long> v = backend.stateStore().getState(descriptor);
+        List<Object> keys = keys(200);
+        for (Object k : keys) {
+            backend.setCurrentKey(k);
+            v.update(7L);
+        }
+        backend.setCurrentKey(null);
+        KeyedStateSnapshot snapshot = backend.snapshot(1);
+        clock.set(1_200);
+        for (int i = 0; i < 10; i++) {
+            backend.advanceProcessingTime(1_200);
+        }
+        assertThat(backend.entryCount()).isZero();
+
+        HeapKeyedStateBackend restored = new HeapKeyedStateBackend(ALL, 128, new ManualClock(1_050));
+        SnapshotImage.write(snapshot, ALL).restoreInto(restored);
+        ValueState<Long> back = restored.stateStore().getState(descriptor);
+        for (Object k : keys) {
+            restored.setCurrentKey(k);
+            assertThat(back.value()).as("value of %s", k).isEqualTo(7L);
+        }
+    }
+
+    @Test
+    void aReleasedSnapshotThatWasNeverWritten_leavesTheBackendWorking() throws Exception {
+        List<Object> keys = keys(300);
+        Counters counters = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        keys.forEach(k -> counters.bump(k, 1));
+        counters.backend.snapshot(1).release();
+        keys.forEach(k -> counters.bump(k, 2));
+        counters.backend.advanceProcessingTime(1);
+
+        List<String> now = counters.dump(keys);
+        assertThat(now).allMatch(s -> s.endsWith("=3 [3, 2]"));
+        assertThat(restoredDump(SnapshotImage.take(counters.backend), keys)).isEqualTo(now);
+    }
+}
