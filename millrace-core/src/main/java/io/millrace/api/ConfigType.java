@@ -71,7 +71,7 @@ public final class ConfigType<T> {
 
     /** A duration ({@link #parseDuration}); {@code allowZero} false requires it to be positive. */
     public static ConfigType<Duration> duration(boolean allowZero) {
-        String accepted = "a duration " + (allowZero ? "≥ 0" : "> 0") + ": 500ms, 30s, 5m, 1h, 1d or ISO-8601 (PT30S)";
+        String accepted = "a duration " + (allowZero ? "≥ 0" : "> 0") + " (500ms, 30s, 5m, 1h, 1d, PT30S)";
         return new ConfigType<>("duration", accepted, text -> {
             Duration d = parseDuration(text);
             if (d.isNegative() || (!allowZero && d.isZero())) {
