@@ -30,11 +30,12 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Runs a job packaged as a jar: loads MAIN from JOB.jar and calls its main(ARGS). Every",
-            "Pipeline the job creates starts from the configuration given here: the config file, then",
-            "millrace.* system properties, then -D and the flags below (each overrides the one before);",
-            "setters called in the job's code win over all of them. Options: docs/configuration.md.",
-            "Exit codes: 0 main returned, 1 the job failed, 2 bad command line, configuration, jar or class."
+            "Runs a job packaged as a jar: loads MAIN from JOB.jar and calls its main(ARGS).",
+            "Every Pipeline the job creates starts from this configuration, lowest first: the",
+            "config file, millrace.* system properties, -D, the flags below. Setters called in",
+            "the job's code win over all of them. Every option: docs/configuration.md.",
+            "Exit codes: 0 main returned; 1 the job failed; 2 bad command line, configuration,",
+            "jar or class."
         })
 final class RunCommand implements Callable<Integer> {
     @Spec
@@ -62,8 +63,8 @@ final class RunCommand implements Callable<Integer> {
     String checkpointInterval;
 
     @Option(names = "--restart", paramLabel = "STRATEGY", description = {
-        "none | fixed-delay[:ATTEMPTS[:DELAY]] | exponential-backoff[:ATTEMPTS[:DELAY[:MAX-DELAY[:MULTIPLIER]]]],",
-        "e.g. fixed-delay:3:5s. Replaces every restart.* option given in the file, properties or -D."})
+        "none, fixed-delay[:ATTEMPTS[:DELAY]] or exponential-backoff[:ATTEMPTS[:DELAY[:MAX-DELAY[:MULTIPLIER]]]],"
+            + " e.g. fixed-delay:3:5s. Replaces all restart.* options of the file, properties and -D."})
     String restart;
 
     @Option(names = "--class-loading", paramLabel = "ORDER", defaultValue = "CHILD_FIRST",
