@@ -12,7 +12,7 @@ public final class ConfigException extends IllegalArgumentException {
         this.key = key;
     }
 
-    /** The option key this error is about, e.g. {@code checkpoint.interval}. */
+    /** The option key this error is about, e.g. {@code checkpoint.interval}; null for a config file line without a key. */
     public String key() {
         return key;
     }

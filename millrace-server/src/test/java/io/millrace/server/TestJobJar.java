@@ -1,9 +1,9 @@
 package io.millrace.server;
 
 import io.millrace.api.Pipeline;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,10 +37,10 @@ final class TestJobJar {
             args.add(file.toString());
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        StringWriter diagnostics = new StringWriter();
-        int rc = javac.run(null, null, null, args.toArray(String[]::new));
+        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+        int rc = javac.run(null, diagnostics, diagnostics, args.toArray(String[]::new));
         if (rc != 0) {
-            throw new IllegalStateException("javac failed (" + rc + ") " + diagnostics);
+            throw new IllegalStateException("javac failed (" + rc + "):\n" + diagnostics.toString(StandardCharsets.UTF_8));
         }
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
