@@ -88,10 +88,9 @@ class BackpressureTest {
         while (System.nanoTime() < deadline) {
             JobMetrics m = job.metrics();
             if (condition.test(m)) {
-                // let the pipeline settle: the stalled state must be stable over repeated looks
                 return m;
             }
-            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000);
         }
         throw new AssertionError("condition not reached; last metrics: " + job.metrics());
     }

@@ -19,6 +19,7 @@ import io.millrace.api.source.SourceReaderContext;
 import io.millrace.api.source.SourceSplit;
 import io.millrace.api.time.ManualClock;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,25 +138,15 @@ class WatermarkPropagationTest {
         JobHandle job = p.executeAsync("idleness");
         try {
             // the silent source has not been idle for 5 s yet: it holds the watermark back
-            awaitCondition(() -> job.metrics().sum("probe", m -> m.recordsIn()) == 1000);
+            Await.until("the steady source read", () -> job.metrics().sum("probe", m -> m.recordsIn()) == 1000);
             assertThat(job.metrics().watermark("probe")).isEqualTo(Long.MIN_VALUE);
             clock.advance(Duration.ofSeconds(6));
             // now silent is idle; steady has ended (+inf); the probe's watermark must reach +inf
-            awaitCondition(() -> job.metrics().watermark("probe") == Long.MAX_VALUE);
+            Await.until("the watermark reaches +inf", () -> job.metrics().watermark("probe") == Long.MAX_VALUE);
             assertThat(job.metrics().watermark("probe")).isEqualTo(Long.MAX_VALUE);
         } finally {
             job.cancel();
             job.await(Duration.ofSeconds(10));
-        }
-    }
-
-    static void awaitCondition(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached within 20 s");
-            }
-            Thread.sleep(5);
         }
     }
 }
