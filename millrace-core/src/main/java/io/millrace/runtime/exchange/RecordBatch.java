@@ -7,6 +7,9 @@ package io.millrace.runtime.exchange;
 public final class RecordBatch {
     final Object[] values;
     final long[] timestamps;
+    /** After a hash exchange: each record's key and key group, computed once by the producer. */
+    Object[] keys;
+    int[] keyGroups;
     int size;
 
     public RecordBatch(int capacity) {
@@ -19,6 +22,30 @@ public final class RecordBatch {
         values[size] = value;
         timestamps[size] = timestamp;
         return ++size == values.length;
+    }
+
+    /** Appends a record with its key and key group; returns true when the batch is now full. */
+    boolean addKeyed(Object value, long timestamp, Object key, int keyGroup) {
+        if (keys == null) {
+            keys = new Object[values.length];
+            keyGroups = new int[values.length];
+        }
+        keys[size] = key;
+        keyGroups[size] = keyGroup;
+        return add(value, timestamp);
+    }
+
+    /** Whether the records carry their keys (they crossed a hash exchange). */
+    public boolean keyed() {
+        return keys != null;
+    }
+
+    public Object key(int i) {
+        return keys[i];
+    }
+
+    public int keyGroup(int i) {
+        return keyGroups[i];
     }
 
     public int size() {
@@ -36,6 +63,9 @@ public final class RecordBatch {
     /** Drops references so that recycled batches do not keep records alive. */
     void clear() {
         java.util.Arrays.fill(values, 0, size, null);
+        if (keys != null) {
+            java.util.Arrays.fill(keys, 0, size, null);
+        }
         size = 0;
     }
 }

@@ -49,7 +49,7 @@ public final class RecordWriter {
     public void emit(Object value, long timestamp) {
         switch (partitioning) {
             case FORWARD -> append(0, value, timestamp);
-            case HASH -> append(channelForKey(value), value, timestamp);
+            case HASH -> appendKeyed(value, timestamp);
             case BROADCAST -> {
                 for (int i = 0; i < channels.length; i++) {
                     append(i, value, timestamp);
@@ -65,7 +65,8 @@ public final class RecordWriter {
         }
     }
 
-    private int channelForKey(Object value) {
+    /** Routes by key group, and keeps key and group with the record so the consumer need not compute them again. */
+    private void appendKeyed(Object value, long timestamp) {
         Object key;
         try {
             key = keySelector.getKey(value);
@@ -75,7 +76,17 @@ public final class RecordWriter {
         if (key == null) {
             throw new KeyExtractionException("the key selector of " + edgeName + " returned null for record " + describe(value), null);
         }
-        return KeyGroups.subtaskFor(KeyGroups.keyGroupFor(key, maxParallelism), maxParallelism, channels.length);
+        int keyGroup = KeyGroups.keyGroupFor(key, maxParallelism);
+        int c = KeyGroups.subtaskFor(keyGroup, maxParallelism, channels.length);
+        RecordBatch b = open[c];
+        if (b == null) {
+            b = channels[c].newBatch();
+            open[c] = b;
+        }
+        if (b.addKeyed(value, timestamp, key, keyGroup)) {
+            open[c] = null;
+            send(c, b);
+        }
     }
 
     /** Returns true when the batch was full and got sent. */

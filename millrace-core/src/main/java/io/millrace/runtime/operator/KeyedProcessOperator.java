@@ -16,7 +16,7 @@ import io.millrace.runtime.timer.VoidNamespace;
  * key current and their timestamp on the emitted records. Task thread only.
  */
 public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperator<OUT>
-        implements OneInputOperator<IN, OUT>, Triggerable<VoidNamespace> {
+        implements KeyedInput<IN>, OneInputOperator<IN, OUT>, Triggerable<VoidNamespace> {
     private final KeyedProcessFunction<K, IN, OUT> function;
     private KeyedStateBackend backend;
     private KeySelector<Object, Object> keySelector;
@@ -42,8 +42,19 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
 
     @Override
     public void processRecord(IN value, long timestamp) throws Exception {
+        Object key;
         try {
-            backend.setCurrentKey(keySelector.getKey(value));
+            key = keySelector.getKey(value);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+        processKeyedRecord(key, io.millrace.runtime.state.KeyGroups.keyGroupFor(key, context.maxParallelism()), value, timestamp);
+    }
+
+    @Override
+    public void processKeyedRecord(Object key, int keyGroup, IN value, long timestamp) throws Exception {
+        try {
+            backend.setCurrentKey(key, keyGroup);
             callContext.timestamp = timestamp;
             callContext.timeDomain = null;
             collector.timestamp = timestamp;

@@ -17,6 +17,14 @@ public interface KeyedStateBackend extends AutoCloseable {
      */
     void setCurrentKey(Object key);
 
+    /**
+     * Sets a current key whose key group the caller already computed (with {@link KeyGroups#keyGroupFor});
+     * saves hashing the key again after a hash exchange. The default ignores the hint.
+     */
+    default void setCurrentKey(Object key, int keyGroup) {
+        setCurrentKey(key);
+    }
+
     Object currentKey();
 
     int currentKeyGroup();

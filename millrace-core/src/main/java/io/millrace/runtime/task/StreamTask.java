@@ -7,6 +7,7 @@ import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordBatch;
 import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.operator.KeyedInput;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.operator.TwoInputOperator;
@@ -21,6 +22,7 @@ final class StreamTask extends Task {
     private InputGate gate;
     private StreamOperator<Object> head;
     private OneInputOperator<Object, ?> oneInput;
+    private KeyedInput<Object> keyedInput;
     private TwoInputOperator<Object, Object, ?> twoInput;
     private OperatorMetricGroup headMetrics;
     private boolean inputEnded;
@@ -39,6 +41,9 @@ final class StreamTask extends Task {
             twoInput = (TwoInputOperator<Object, Object, ?>) two;
         } else {
             oneInput = (OneInputOperator<Object, ?>) head;
+            if (head instanceof KeyedInput<?> keyed) {
+                keyedInput = (KeyedInput<Object>) keyed;
+            }
         }
     }
 
@@ -72,7 +77,11 @@ final class StreamTask extends Task {
 
     private void processBatch(RecordBatch batch, int inputIndex) throws Exception {
         int n = batch.size();
-        if (oneInput != null) {
+        if (keyedInput != null && batch.keyed()) {
+            for (int i = 0; i < n; i++) {
+                keyedInput.processKeyedRecord(batch.key(i), batch.keyGroup(i), batch.value(i), batch.timestamp(i));
+            }
+        } else if (oneInput != null) {
             for (int i = 0; i < n; i++) {
                 oneInput.processRecord(batch.value(i), batch.timestamp(i));
             }

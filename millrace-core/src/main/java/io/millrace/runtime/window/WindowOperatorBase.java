@@ -9,7 +9,9 @@ import io.millrace.api.window.SessionWindows;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.runtime.operator.AbstractStreamOperator;
+import io.millrace.runtime.operator.KeyedInput;
 import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.operator.OperatorContext;
 import io.millrace.runtime.operator.Output;
 import io.millrace.runtime.operator.UserFunctionException;
@@ -21,7 +23,7 @@ import io.millrace.runtime.state.KeyedStateBackend;
  * late records, the window function's lifecycle, and passing watermarks and processing time to the keyed
  * state backend, whose timers call back into the subclass. Task thread only.
  */
-abstract class WindowOperatorBase extends AbstractStreamOperator<Object> implements OneInputOperator<Object, Object> {
+abstract class WindowOperatorBase extends AbstractStreamOperator<Object> implements OneInputOperator<Object, Object>, KeyedInput<Object> {
     protected final WindowSpec spec;
     protected final boolean eventTime;
     /** Whether records are placed by their event timestamp (time windows and sessions in event time). */
@@ -72,14 +74,24 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     @Override
     public final void processRecord(Object value, long timestamp) {
         try {
-            onKeyedRecord(value, timestamp);
+            Object key = keySelector.getKey(value);
+            onKeyedRecord(key, KeyGroups.keyGroupFor(key, context.maxParallelism()), value, timestamp);
         } catch (Exception e) {
             throw UserFunctionException.of(context, value, e);
         }
     }
 
-    private void onKeyedRecord(Object value, long timestamp) throws Exception {
-        backend.setCurrentKey(keySelector.getKey(value));
+    @Override
+    public final void processKeyedRecord(Object key, int keyGroup, Object value, long timestamp) {
+        try {
+            onKeyedRecord(key, keyGroup, value, timestamp);
+        } catch (Exception e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    private void onKeyedRecord(Object key, int keyGroup, Object value, long timestamp) throws Exception {
+        backend.setCurrentKey(key, keyGroup);
         long time;
         if (placedByTimestamp) {
             if (timestamp == Long.MIN_VALUE) {

@@ -90,7 +90,19 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         if (newKey == key) {
             return;
         }
-        int group = KeyGroups.keyGroupFor(newKey, maxParallelism);
+        setKeyInGroup(newKey, KeyGroups.keyGroupFor(newKey, maxParallelism));
+    }
+
+    @Override
+    public void setCurrentKey(Object newKey, int group) {
+        if (newKey == key || newKey == null) {
+            setCurrentKey(newKey);
+            return;
+        }
+        setKeyInGroup(newKey, group);
+    }
+
+    private void setKeyInGroup(Object newKey, int group) {
         if (!range.contains(group)) {
             throw new IllegalArgumentException("key '" + newKey + "' is in key group " + group
                     + ", outside this subtask's key groups " + rangeText(range) + " (maxParallelism " + maxParallelism
