@@ -101,8 +101,7 @@ final class RocksDbStore implements AutoCloseable {
     static RocksDbStore open(Path base, String prefix, SharedMemory memory) {
         Path dir;
         try {
-            Files.createDirectories(base);
-            dir = Files.createTempDirectory(base, prefix);
+            dir = WorkingDirectories.create(base, prefix);
         } catch (IOException e) {
             memory.release();
             throw new UncheckedIOException("cannot create a RocksDB working directory under " + base
