@@ -286,6 +286,24 @@ class RocksDbSnapshotTest {
     }
 
     @Test
+    void expiredRestoredRows_nobodyReads_areRemovedByTheSweep() throws Exception {
+        RocksDbKeyedStateBackend before = backend();
+        ValueState<Integer> v = before.stateStore().getState(withTtl(new ValueStateDescriptor<Integer>("v")));
+        for (int k = 0; k < 500; k++) {
+            before.setCurrentKey(k);
+            v.update(k);
+        }
+        SnapshotBytes image = SnapshotBytes.take(before);
+        RocksDbKeyedStateBackend after = backend();
+        image.restoreInto(after);
+        after.stateStore().getState(withTtl(new ValueStateDescriptor<Integer>("v")));
+        assertThat(after.entryCount()).isEqualTo(500);
+        clock.advance(Duration.ofMillis(101));
+        after.advanceProcessingTime(clock.millis());
+        assertThat(after.entryCount()).isZero();
+    }
+
+    @Test
     void restoredStateNotYetCreated_isCarriedIntoTheNextSnapshot() throws Exception {
         RocksDbKeyedStateBackend first = backend();
         ValueState<Integer> v = first.stateStore().getState(new ValueStateDescriptor<>("later"));
