@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -134,11 +133,6 @@ final class RocksDbStore implements AutoCloseable {
     /** The metadata column: state descriptions and value types, for future snapshots and schema checks. */
     BytesColumn meta() {
         return meta;
-    }
-
-    /** The column families created so far, by name. */
-    Map<String, BytesColumn> columns() {
-        return Collections.unmodifiableMap(columns);
     }
 
     /** Whether {@link #close} has begun: readers on other threads stop at their next step. */
