@@ -21,11 +21,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -39,9 +37,9 @@ import java.util.function.Function;
  * <p>Checkpoints: {@link #snapshot} flushes the namespaced write-back caches and takes a RocksDB snapshot
  * (a short pause); the rows are copied per key group on the writer thread ({@link RocksDbSnapshot},
  * format in {@link KeyGroupRows}). {@link #restoreKeyGroup} writes a section's rows straight into the
- * column families; a state restored before the operator creates it by name keeps its rows there (and
- * in later snapshots) until it is created, which checks the kind and converts rows if TTL was switched on
- * or off since.
+ * column families ({@link RestoredRows}); a state restored before the operator creates it by name keeps
+ * its rows there (and in later snapshots) until it is created, which checks the kind and converts rows
+ * if TTL was switched on or off since.
  *
  * <p>Lifecycle: OPEN → CLOSED; {@link #close} is idempotent, frees every native resource and deletes the
  * working directory. Single-threaded: only the task thread that owns the operator calls it (close may
@@ -64,10 +62,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final List<RocksNamespacedState<?, ?>> namespaced = new ArrayList<>();
     private final List<RocksTimerService<?>> timerServices = new ArrayList<>();
     private final Map<String, RocksTimerService<?>> timerServicesByName = new LinkedHashMap<>();
-    /** Restored states no operator has created yet, by name: how they were checkpointed. */
-    private final Map<String, RestoredState> restoredStates = new LinkedHashMap<>();
-    /** Restored timer services no operator has created yet. */
-    private final Set<String> restoredTimers = new LinkedHashSet<>();
+    /** Restored states and timer services no operator has created yet. */
+    private final RestoredRows restored = new RestoredRows(this);
     private final ByteWriter keyScratch = new ByteWriter(64);
     private final ByteWriter valueScratch = new ByteWriter(256);
     private final ByteWriter keyEncoder = new ByteWriter(64);
@@ -184,7 +180,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
         RocksTimerService<N> service = new RocksTimerService<>(name, this, timerColumn(name), timerIndex(name), clock, target);
         store.meta().put(utf8("timers:" + name), utf8("timer service"));
-        restoredTimers.remove(name);
+        restored.claimTimers(name);
         timerServicesByName.put(name, service);
         timerServices.add(service);
         return service;
@@ -337,21 +333,17 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     public KeyedStateSnapshot snapshot(long checkpointId) {
         requireOpen();
         flushNamespaced(false);
-        List<StatePart> stateParts = new ArrayList<>(states.size() + restoredStates.size());
+        List<StatePart> stateParts = new ArrayList<>(states.size());
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             StateColumn c = e.getValue().column;
             stateParts.add(new StatePart(e.getKey(), e.getValue().kind, c.hasTtl(), c.bytes()));
         }
-        for (RestoredState r : restoredStates.values()) {
-            stateParts.add(new StatePart(r.name, r.kind, r.ttl, stateColumn(r.name)));
-        }
-        List<TimerPart> timerParts = new ArrayList<>(timerServices.size() + restoredTimers.size());
+        restored.addUnclaimedStates(stateParts);
+        List<TimerPart> timerParts = new ArrayList<>(timerServices.size());
         for (RocksTimerService<?> t : timerServices) {
             timerParts.add(new TimerPart(t.name(), timerIndex(t.name())));
         }
-        for (String name : restoredTimers) {
-            timerParts.add(new TimerPart(name, timerIndex(name)));
-        }
+        restored.addUnclaimedTimers(timerParts);
         return new RocksDbSnapshot(store, range, store.view(), List.copyOf(stateParts), List.copyOf(timerParts));
     }
 
@@ -367,72 +359,12 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
                     + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
         }
         flushNamespaced(true);
-        KeyGroupRows.read(in, keyGroup, new RestoreTarget());
+        KeyGroupRows.read(in, keyGroup, restored);
     }
 
     /** Names of restored states and timer services that no operator has created yet. */
     public Set<String> unclaimedRestoredNames() {
-        Set<String> names = new TreeSet<>(restoredStates.keySet());
-        names.addAll(restoredTimers);
-        return names;
-    }
-
-    /** How a restored state was checkpointed. */
-    private record RestoredState(String name, String kind, boolean ttl) {}
-
-    /** Writes restored rows into the columns, converting a created state's rows if its TTL setting differs. */
-    private final class RestoreTarget implements KeyGroupRows.Target {
-        private BytesColumn column;
-        private StateColumn created;
-        private boolean rowsHaveTtl;
-        private BytesColumn timers;
-        private BytesColumn timerIndex;
-        private RocksTimerService<?> createdService;
-
-        @Override
-        public void beginState(String name, String kind, boolean ttl) {
-            Registered r = states.get(name);
-            rowsHaveTtl = ttl;
-            if (r != null) {
-                checkKind(name, kind, r.kind);
-                created = r.column;
-                column = created.bytes();
-                created.noteRestoredRows();
-                return;
-            }
-            created = null;
-            RestoredState before = restoredStates.putIfAbsent(name, new RestoredState(name, kind, ttl));
-            if (before != null && (!before.kind.equals(kind) || before.ttl != ttl)) {
-                throw new IllegalStateException("state '" + name + "' was checkpointed as " + describe(before.kind, before.ttl)
-                        + " in one key group and as " + describe(kind, ttl) + " in another");
-            }
-            column = stateColumn(name);
-        }
-
-        @Override
-        public void stateRow(byte[] key, byte[] value) {
-            column.put(key, created == null ? value : created.convertRow(value, rowsHaveTtl));
-        }
-
-        @Override
-        public void beginTimers(String service) {
-            createdService = timerServicesByName.get(service);
-            if (createdService == null) {
-                timers = timerColumn(service);
-                timerIndex = timerIndex(service);
-                restoredTimers.add(service);
-            }
-        }
-
-        @Override
-        public void timerRow(byte[] row) {
-            if (createdService != null) {
-                createdService.restore(row);
-            } else {
-                timers.put(row, NO_VALUE);
-                timerIndex.put(RocksTimerQueue.indexRow(row), NO_VALUE);
-            }
-        }
+        return restored.unclaimedNames();
     }
 
     @Override
@@ -441,8 +373,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             return;
         }
         closed = true;
-        restoredStates.clear();
-        restoredTimers.clear();
+        restored.clear();
         states.clear();
         ttlColumns.clear();
         namespaced.clear();
@@ -499,11 +430,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
         StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, stateColumn(name));
         store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
-        RestoredState restored = restoredStates.remove(name);
-        if (restored != null) {
-            checkKind(name, restored.kind, kind);
-            column.adoptRestoredRows(restored.ttl);
-        }
+        restored.claimState(column);
         Object state = factory.apply(column);
         states.put(name, new Registered(kind, state, column));
         if (column.hasTtl()) {
@@ -512,15 +439,26 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return state;
     }
 
-    private BytesColumn stateColumn(String name) {
+    /** The created state of that name, null if none. */
+    StateColumn createdState(String name) {
+        Registered r = states.get(name);
+        return r == null ? null : r.column;
+    }
+
+    /** The created timer service of that name, null if none. */
+    RocksTimerService<?> createdTimerService(String name) {
+        return timerServicesByName.get(name);
+    }
+
+    BytesColumn stateColumn(String name) {
         return store.column("state:" + name);
     }
 
-    private BytesColumn timerColumn(String service) {
+    BytesColumn timerColumn(String service) {
         return store.column("timers:" + service);
     }
 
-    private BytesColumn timerIndex(String service) {
+    BytesColumn timerIndex(String service) {
         return store.column("timer-groups:" + service);
     }
 
@@ -528,17 +466,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (closed) {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
-    }
-
-    private static void checkKind(String name, String checkpointed, String registered) {
-        if (!checkpointed.equals(registered)) {
-            throw new IllegalStateException("state '" + name + "' was checkpointed as " + checkpointed
-                    + " state but is now registered as " + registered + " state");
-        }
-    }
-
-    private static String describe(String kind, boolean ttl) {
-        return kind + (ttl ? " state with TTL" : " state without TTL");
     }
 
     private void flushNamespaced(boolean forget) {
@@ -557,8 +484,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
         return safe + "-kg" + range.start() + "-" + range.end() + "-";
     }
-
-    private static final byte[] NO_VALUE = new byte[0];
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
