@@ -2,7 +2,10 @@ package io.millrace.api;
 
 import io.millrace.api.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Settings of a pipeline. Every setter checks its value and names the option in its error.
@@ -23,6 +26,10 @@ import java.util.Objects;
  * <tr><td>clock</td><td>system</td><td>processing time</td></tr>
  * <tr><td>checkpoints</td><td>off</td><td>see {@link CheckpointConfig}</td></tr>
  * <tr><td>restartStrategy</td><td>none</td><td>see {@link RestartStrategy}</td></tr>
+ * <tr><td>stateBackend</td><td>heap</td><td>where keyed state lives: {@code heap} or {@code rocksdb} (with the
+ *     millrace-rocksdb module on the class path)</td></tr>
+ * <tr><td>stateBackendOption</td><td>none</td><td>backend settings by option name, e.g.
+ *     {@code state.rocksdb.managed-memory = 256mb}; the selected backend checks them when the job starts</td></tr>
  * </table>
  */
 public final class PipelineConfig implements java.io.Serializable {
@@ -34,6 +41,8 @@ public final class PipelineConfig implements java.io.Serializable {
     private transient Clock clock = Clock.system();
     private CheckpointConfig checkpoints = new CheckpointConfig();
     private RestartStrategy restartStrategy = RestartStrategy.none();
+    private String stateBackend = "heap";
+    private TreeMap<String, String> stateBackendOptions = new TreeMap<>();
 
     /**
      * The defaults, overlaid with the {@code millrace.*} system properties.
@@ -126,6 +135,40 @@ public final class PipelineConfig implements java.io.Serializable {
         return this;
     }
 
+    /** Name of the keyed state backend; {@code heap} by default. */
+    public String stateBackend() {
+        return stateBackend;
+    }
+
+    /**
+     * Selects the keyed state backend by name ({@code heap}, {@code rocksdb}, or another registered one). An
+     * unknown name fails when the job starts, listing the backends on the class path.
+     */
+    public PipelineConfig stateBackend(String name) {
+        Objects.requireNonNull(name, "stateBackend");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("option 'stateBackend' must name a state backend (heap, rocksdb), was blank");
+        }
+        this.stateBackend = name.trim();
+        return this;
+    }
+
+    /** Backend options by name (sorted, unmodifiable). */
+    public Map<String, String> stateBackendOptions() {
+        return Collections.unmodifiableMap(stateBackendOptions);
+    }
+
+    /**
+     * Sets one option of the state backend, e.g. {@code stateBackendOption("state.rocksdb.managed-memory", "256mb")};
+     * the backend rejects options it does not know, naming the ones it accepts.
+     */
+    public PipelineConfig stateBackendOption(String option, String value) {
+        Objects.requireNonNull(option, "stateBackendOption name");
+        Objects.requireNonNull(value, () -> "value of state backend option '" + option + "'");
+        stateBackendOptions.put(option, value);
+        return this;
+    }
+
     private static int requireRange(String option, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(
@@ -144,6 +187,8 @@ public final class PipelineConfig implements java.io.Serializable {
         c.clock = clock;
         c.checkpoints = checkpoints.copy();
         c.restartStrategy = restartStrategy;
+        c.stateBackend = stateBackend;
+        c.stateBackendOptions = new TreeMap<>(stateBackendOptions);
         return c;
     }
 }

@@ -3,13 +3,17 @@ package io.millrace.testing;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.KeyedStateBackendFactory;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 
 /**
  * How a harness runs its operator: name, subtask, key selectors and the start of processing time.
  * Defaults: name "operator", subtask 0 of 1, maxParallelism 128, processing time 0, not keyed. Keyed
- * setups get a real {@link HeapKeyedStateBackend} for the subtask's key groups.
+ * setups get a real {@link HeapKeyedStateBackend} for the subtask's key groups, or the backend of the
+ * factory given to {@link #backend}.
  */
 public final class HarnessSetup<H> {
     private final Opener<H> factory;
@@ -21,6 +25,7 @@ public final class HarnessSetup<H> {
     private KeySelector<Object, Object> selector1;
     private KeySelector<Object, Object> selector2;
     private BackendRestore restore;
+    private KeyedStateBackendFactory backends;
 
     HarnessSetup(Opener<H> factory) {
         this.factory = factory;
@@ -70,20 +75,29 @@ public final class HarnessSetup<H> {
         return this;
     }
 
+    /** Keyed state in backends of this factory instead of the heap backend. */
+    public HarnessSetup<H> backend(KeyedStateBackendFactory factory) {
+        this.backends = factory;
+        return this;
+    }
+
     /** Creates the harness and opens its operator. */
     public H open() throws Exception {
         return factory.open(this);
     }
 
     HarnessContext context(ManualClock clock) {
-        HeapKeyedStateBackend backend = selector1 == null
+        KeyGroupRange range = KeyGroups.rangeFor(subtask, maxParallelism, parallelism);
+        KeyedStateBackend backend = selector1 == null
                 ? null
-                : new HeapKeyedStateBackend(KeyGroups.rangeFor(subtask, maxParallelism, parallelism), maxParallelism, clock);
+                : backends == null
+                        ? new HeapKeyedStateBackend(range, maxParallelism, clock)
+                        : backends.create(name, range, maxParallelism, clock);
         return new HarnessContext(name, subtask, parallelism, maxParallelism, clock,
                 new OperatorMetricGroup(name, subtask), backend, selector1, selector2);
     }
 
-    void restore(HeapKeyedStateBackend backend) throws Exception {
+    void restore(KeyedStateBackend backend) throws Exception {
         if (restore != null) {
             if (backend == null) {
                 throw new IllegalStateException("restoring needs a keyed harness: call keyedBy first");
@@ -99,7 +113,7 @@ public final class HarnessSetup<H> {
     /** Restores state into a fresh backend before the operator opens. */
     @FunctionalInterface
     public interface BackendRestore {
-        void restore(HeapKeyedStateBackend backend) throws Exception;
+        void restore(KeyedStateBackend backend) throws Exception;
     }
 
     /** Builds and opens a harness from a setup. */

@@ -4,6 +4,7 @@ import io.millrace.api.OutputTag;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.util.List;
 
@@ -23,7 +24,7 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
         this.operator = operator;
         this.clock = new ManualClock(setup.startProcessingTime());
         this.context = setup.context(clock);
-        setup.restore((HeapKeyedStateBackend) context.keyedStateBackend());
+        setup.restore(context.keyedStateBackend());
         operator.open(context, output);
     }
 
@@ -88,6 +89,11 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
     /** Forgets the output recorded so far. */
     public void clearOutput() {
         output.clear();
+    }
+
+    /** The keyed state backend, whichever it is; null when the operator is not keyed. */
+    public KeyedStateBackend keyedBackend() {
+        return context.keyedStateBackend();
     }
 
     /** The keyed state backend; null when the operator is not keyed. */

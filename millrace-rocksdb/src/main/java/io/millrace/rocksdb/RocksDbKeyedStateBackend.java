@@ -3,21 +3,27 @@ package io.millrace.rocksdb;
 import io.millrace.api.state.KeyedStateStore;
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
+import io.millrace.rocksdb.KeyGroupRows.StatePart;
+import io.millrace.rocksdb.KeyGroupRows.TimerPart;
 import io.millrace.rocksdb.serde.ByteWriter;
 import io.millrace.rocksdb.serde.TaggedSerializer;
 import io.millrace.rocksdb.serde.TypeDescription;
+import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
+import java.io.DataInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -27,6 +33,13 @@ import java.util.function.Function;
  * per state or timer service), {@link StateColumn}s that add serialization, key-group-prefixed row keys
  * and TTL, and typed state objects on top. {@link #setCurrentKey} serializes the key once, prefixed by
  * its key group; every access then uses those bytes.
+ *
+ * <p>Checkpoints: {@link #snapshot} flushes the namespaced write-back caches and takes a RocksDB snapshot
+ * (a short pause); the rows are copied per key group on the writer thread ({@link RocksDbSnapshot},
+ * format in {@link KeyGroupRows}). {@link #restoreKeyGroup} writes a section's rows straight into the
+ * column families ({@link RestoredRows}); a state restored before the operator creates it by name keeps
+ * its rows there (and in later snapshots) until it is created, which checks the kind and converts rows
+ * if TTL was switched on or off since.
  *
  * <p>Lifecycle: OPEN → CLOSED; {@link #close} is idempotent, frees every native resource and deletes the
  * working directory. Single-threaded: only the task thread that owns the operator calls it (close may
@@ -49,6 +62,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final List<RocksNamespacedState<?, ?>> namespaced = new ArrayList<>();
     private final List<RocksTimerService<?>> timerServices = new ArrayList<>();
     private final Map<String, RocksTimerService<?>> timerServicesByName = new LinkedHashMap<>();
+    /** Restored states and timer services no operator has created yet. */
+    private final RestoredRows restored = new RestoredRows(this);
     private final ByteWriter keyScratch = new ByteWriter(64);
     private final ByteWriter valueScratch = new ByteWriter(256);
     private final ByteWriter keyEncoder = new ByteWriter(64);
@@ -163,8 +178,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             }
             return (InternalTimerService<N>) existing;
         }
-        RocksTimerService<N> service = new RocksTimerService<>(name, this, store.column("timers:" + name), clock, target);
+        RocksTimerService<N> service = new RocksTimerService<>(name, this, timerColumn(name), timerIndex(name), clock, target);
         store.meta().put(utf8("timers:" + name), utf8("timer service"));
+        restored.claimTimers(name);
         timerServicesByName.put(name, service);
         timerServices.add(service);
         return service;
@@ -308,12 +324,56 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return operatorName;
     }
 
+    /**
+     * Flushes the namespaced states' cached values and takes a RocksDB snapshot of every state and timer
+     * service, restored ones not created yet included. The rows are copied by the returned snapshot's
+     * {@code write}, on the writer thread.
+     */
+    @Override
+    public KeyedStateSnapshot snapshot(long checkpointId) {
+        requireOpen();
+        flushNamespaced(false);
+        List<StatePart> stateParts = new ArrayList<>(states.size());
+        for (Map.Entry<String, Registered> e : states.entrySet()) {
+            StateColumn c = e.getValue().column;
+            stateParts.add(new StatePart(e.getKey(), e.getValue().kind, c.hasTtl(), c.bytes()));
+        }
+        restored.addUnclaimedStates(stateParts);
+        List<TimerPart> timerParts = new ArrayList<>(timerServices.size());
+        for (RocksTimerService<?> t : timerServices) {
+            timerParts.add(new TimerPart(t.name(), timerIndex(t.name())));
+        }
+        restored.addUnclaimedTimers(timerParts);
+        return new RocksDbSnapshot(store, range, store.view(), List.copyOf(stateParts), List.copyOf(timerParts));
+    }
+
+    /**
+     * Loads one key group's section (see {@link KeyGroupRows}) into the column families. Meant before the
+     * operator opens; states and timer services created later by name find their rows.
+     */
+    @Override
+    public void restoreKeyGroup(int keyGroup, DataInputStream in) throws IOException {
+        requireOpen();
+        if (!range.contains(keyGroup)) {
+            throw new IllegalArgumentException("cannot restore key group " + keyGroup + ": this backend owns key groups "
+                    + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
+        }
+        flushNamespaced(true);
+        KeyGroupRows.read(in, keyGroup, restored);
+    }
+
+    /** Names of restored states and timer services that no operator has created yet. */
+    public Set<String> unclaimedRestoredNames() {
+        return restored.unclaimedNames();
+    }
+
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        restored.clear();
         states.clear();
         ttlColumns.clear();
         namespaced.clear();
@@ -368,14 +428,44 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (closed) {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
-        StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, store.column("state:" + name));
+        StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, stateColumn(name));
         store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
+        restored.claimState(column);
         Object state = factory.apply(column);
         states.put(name, new Registered(kind, state, column));
         if (column.hasTtl()) {
             ttlColumns.add(column);
         }
         return state;
+    }
+
+    /** The created state of that name, null if none. */
+    StateColumn createdState(String name) {
+        Registered r = states.get(name);
+        return r == null ? null : r.column;
+    }
+
+    /** The created timer service of that name, null if none. */
+    RocksTimerService<?> createdTimerService(String name) {
+        return timerServicesByName.get(name);
+    }
+
+    BytesColumn stateColumn(String name) {
+        return store.column("state:" + name);
+    }
+
+    BytesColumn timerColumn(String service) {
+        return store.column("timers:" + service);
+    }
+
+    BytesColumn timerIndex(String service) {
+        return store.column("timer-groups:" + service);
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
+        }
     }
 
     private void flushNamespaced(boolean forget) {

@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -29,9 +31,11 @@ import org.rocksdb.WriteOptions;
  * Memory comes from the process-wide {@link SharedMemory}. Writes skip the write-ahead log: the working
  * directory never outlives the backend, and durability will come from checkpoints.
  *
- * <p>Lifecycle: OPEN → CLOSED. {@link #close} is idempotent and releases every native object (column
- * family handles, the database, options, filter, shared memory), then deletes the directory.
- * Task thread only, except that {@code close} may run on another thread once the task stopped.
+ * <p>Lifecycle: OPEN → CLOSING → CLOSED. {@link #close} is idempotent: it waits until no snapshot reader
+ * is inside the store (readers give up at their next step once it is closing), closes the open
+ * {@link StoreView}s, releases every native object (column family handles, the database, options,
+ * filter, shared memory), then deletes the directory. Task thread only, except that {@code close} may run
+ * on another thread once the task stopped, and {@link StoreView}s are read on a snapshot writer thread.
  */
 final class RocksDbStore implements AutoCloseable {
     private final Path directory;
@@ -46,7 +50,10 @@ final class RocksDbStore implements AutoCloseable {
     private final BytesColumn meta;
     private final Map<String, BytesColumn> columns = new LinkedHashMap<>();
     private final List<ColumnFamilyHandle> handles = new ArrayList<>();
-    private boolean closed;
+    /** Views not closed yet, and snapshot readers inside the store; guarded by {@code this}. */
+    private final Set<StoreView> views = new HashSet<>();
+    private int readers;
+    private volatile boolean closing;
 
     private RocksDbStore(Path directory, SharedMemory memory) throws RocksDBException {
         this.directory = directory;
@@ -93,8 +100,7 @@ final class RocksDbStore implements AutoCloseable {
     static RocksDbStore open(Path base, String prefix, SharedMemory memory) {
         Path dir;
         try {
-            Files.createDirectories(base);
-            dir = Files.createTempDirectory(base, prefix);
+            dir = WorkingDirectories.create(base, prefix);
         } catch (IOException e) {
             memory.release();
             throw new UncheckedIOException("cannot create a RocksDB working directory under " + base
@@ -118,7 +124,7 @@ final class RocksDbStore implements AutoCloseable {
     }
 
     RocksDB db() {
-        if (closed) {
+        if (closing) {
             throw new IllegalStateException("the RocksDB store in " + directory + " is closed");
         }
         return db;
@@ -127,6 +133,39 @@ final class RocksDbStore implements AutoCloseable {
     /** The metadata column: state descriptions and value types, for future snapshots and schema checks. */
     BytesColumn meta() {
         return meta;
+    }
+
+    /** Whether {@link #close} has begun: readers on other threads stop at their next step. */
+    boolean closing() {
+        return closing;
+    }
+
+    /** A consistent view of every column as of now; cheap (a RocksDB snapshot). Task thread. */
+    synchronized StoreView view() {
+        StoreView view = new StoreView(db());
+        views.add(view);
+        return view;
+    }
+
+    /** Releases a view's native objects unless the store did already; idempotent. */
+    synchronized void closeView(StoreView view) {
+        if (views.remove(view)) {
+            view.free();
+        }
+    }
+
+    /** Enters the store to read a view from another thread; false once closing. Pair with {@link #exit}. */
+    synchronized boolean enter() {
+        if (closing) {
+            return false;
+        }
+        readers++;
+        return true;
+    }
+
+    synchronized void exit() {
+        readers--;
+        notifyAll();
     }
 
     /** The column family of that name, created on first use. */
@@ -177,10 +216,27 @@ final class RocksDbStore implements AutoCloseable {
 
     @Override
     public void close() {
-        if (closed) {
-            return;
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            boolean interrupted = false;
+            while (readers > 0) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            for (StoreView view : views) {
+                view.free();
+            }
+            views.clear();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        closed = true;
         RuntimeException failure = null;
         for (ColumnFamilyHandle h : handles) {
             h.close();

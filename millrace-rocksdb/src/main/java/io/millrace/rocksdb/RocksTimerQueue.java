@@ -11,7 +11,8 @@ import org.rocksdb.RocksIterator;
  * idempotent). A heap-side cache holds the earliest rows: exactly the stored rows below {@code boundary}
  * (all of them when the boundary is null). It is refilled from RocksDB in batches when it runs empty and
  * trimmed back when it grows, so memory stays bounded however many timers there are; a registration
- * below the boundary needs no read. Task thread only.
+ * below the boundary needs no read. Every row is mirrored in an index column as {@code [key group][row]},
+ * so that a snapshot reads the timers of one key group as one contiguous range. Task thread only.
  */
 final class RocksTimerQueue {
     /** Rows loaded per refill; the cache is trimmed back to this when it holds twice as many. */
@@ -19,14 +20,45 @@ final class RocksTimerQueue {
     private static final byte[] NO_VALUE = new byte[0];
 
     private final BytesColumn column;
+    private final BytesColumn byGroup;
     private final byte domain;
     private final TreeSet<byte[]> cache = new TreeSet<>(Arrays::compareUnsigned);
     private byte[] boundary;
     private int size;
 
-    RocksTimerQueue(BytesColumn column, byte domain) {
+    /** A queue over the rows of {@code domain} already stored (restored from a checkpoint) or none. */
+    RocksTimerQueue(BytesColumn column, BytesColumn byGroup, byte domain) {
         this.column = column;
+        this.byGroup = byGroup;
         this.domain = domain;
+        try (RocksIterator it = column.scan()) {
+            for (it.seek(new byte[] {domain}); it.isValid() && it.key()[0] == domain; it.next()) {
+                size++;
+            }
+            column.checkStatus(it);
+        }
+        if (size > 0) {
+            boundary = new byte[] {domain};
+        }
+    }
+
+    /** The index row of a timer row: its key group (bytes 9 and 10 of the row) in front. */
+    static byte[] indexRow(byte[] row) {
+        byte[] index = new byte[row.length + 2];
+        index[0] = row[9];
+        index[1] = row[10];
+        System.arraycopy(row, 0, index, 2, row.length);
+        return index;
+    }
+
+    private void store(byte[] row) {
+        column.put(row, NO_VALUE);
+        byGroup.put(indexRow(row), NO_VALUE);
+    }
+
+    private void unstore(byte[] row) {
+        column.delete(row);
+        byGroup.delete(indexRow(row));
     }
 
     int size() {
@@ -39,7 +71,7 @@ final class RocksTimerQueue {
             if (!cache.add(row)) {
                 return false;
             }
-            column.put(row, NO_VALUE);
+            store(row);
             size++;
             trim();
             return true;
@@ -47,7 +79,7 @@ final class RocksTimerQueue {
         if (column.get(row) != null) {
             return false;
         }
-        column.put(row, NO_VALUE);
+        store(row);
         size++;
         return true;
     }
@@ -55,7 +87,7 @@ final class RocksTimerQueue {
     /** Removes the timer row if present. */
     void remove(byte[] row) {
         if (covered(row) ? cache.remove(row) : column.get(row) != null) {
-            column.delete(row);
+            unstore(row);
             size--;
         }
     }
@@ -70,7 +102,7 @@ final class RocksTimerQueue {
     byte[] poll() {
         byte[] first = first();
         cache.pollFirst();
-        column.delete(first);
+        unstore(first);
         size--;
         return first;
     }

@@ -25,13 +25,18 @@ final class RocksTimerService<N> implements InternalTimerService<N> {
     private final ByteReader reader = new ByteReader();
     private long watermark = Long.MIN_VALUE;
 
-    RocksTimerService(String name, RocksDbKeyedStateBackend backend, BytesColumn column, Clock clock, Triggerable<N> target) {
+    RocksTimerService(String name, RocksDbKeyedStateBackend backend, BytesColumn column, BytesColumn byGroup, Clock clock,
+            Triggerable<N> target) {
         this.name = name;
         this.backend = backend;
         this.clock = clock;
         this.target = target;
-        this.eventTimers = new RocksTimerQueue(column, EVENT_TIME);
-        this.processingTimers = new RocksTimerQueue(column, PROCESSING_TIME);
+        this.eventTimers = new RocksTimerQueue(column, byGroup, EVENT_TIME);
+        this.processingTimers = new RocksTimerQueue(column, byGroup, PROCESSING_TIME);
+    }
+
+    String name() {
+        return name;
     }
 
     Triggerable<N> target() {
@@ -84,6 +89,11 @@ final class RocksTimerService<N> implements InternalTimerService<N> {
 
     int processingTimerCount() {
         return processingTimers.size();
+    }
+
+    /** Adds a timer row restored from a checkpoint (the key group's bytes included). */
+    void restore(byte[] timerRow) {
+        (timerRow[0] == EVENT_TIME ? eventTimers : processingTimers).add(timerRow);
     }
 
     /** Timestamp of the earliest event-time timer, Long.MAX_VALUE when none. */

@@ -64,6 +64,45 @@ final class StateColumn {
         return ttlMillis != 0;
     }
 
+    // ---- restore
+
+    /** Rows with any expiry were added behind the sweep's back: the next sweep pass may not be skipped. */
+    void noteRestoredRows() {
+        expiryLowerBound = Long.MIN_VALUE;
+        nextPassAt = Long.MIN_VALUE;
+    }
+
+    /**
+     * A restored row value in this state's format: the checkpointed expiry is dropped when this state has
+     * no TTL; a row checkpointed without TTL gets a fresh expiry when this state has one.
+     */
+    byte[] convertRow(byte[] value, boolean rowHasTtl) {
+        if (rowHasTtl == hasTtl()) {
+            return value;
+        }
+        if (rowHasTtl) {
+            return Arrays.copyOfRange(value, 8, value.length);
+        }
+        byte[] converted = new byte[value.length + 8];
+        setExpiry(converted, expiryFrom(backend.clock.millis()));
+        System.arraycopy(value, 0, converted, 8, value.length);
+        return converted;
+    }
+
+    /** Takes over the rows restored into this column before the state was created, checkpointed with or without TTL. */
+    void adoptRestoredRows(boolean rowsHaveTtl) {
+        noteRestoredRows();
+        if (rowsHaveTtl == hasTtl()) {
+            return;
+        }
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                bytes.put(it.key(), convertRow(it.value(), rowsHaveTtl));
+            }
+            bytes.checkStatus(it);
+        }
+    }
+
     /** Fails naming this state when there is no current key. */
     void requireKey() {
         backend.requireKeyBytes(this);

@@ -8,22 +8,31 @@ import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.plan.OperatorLowering;
 import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
+import io.millrace.runtime.state.StateBackendProvider;
+import java.util.Objects;
 
-/** Runs a pipeline in this JVM: one thread per task subtask, exchanges as in-memory channels. */
+/**
+ * Runs a pipeline in this JVM: one thread per task subtask, exchanges as in-memory channels. Keyed state
+ * lives in the backend the pipeline's configuration selects ({@code stateBackend}, see
+ * {@link StateBackendProvider}) unless the executor was given a backend factory explicitly.
+ */
 public final class LocalExecutor implements PlanExecutor {
+    /** The explicitly given factory; null: resolve the configured backend per job. */
     private final KeyedStateBackendFactory backends;
 
     public LocalExecutor() {
-        this(StateBackends.heap());
+        this.backends = null;
     }
 
+    /** Uses {@code backends} for every job, whatever the configuration selects. */
     public LocalExecutor(KeyedStateBackendFactory backends) {
-        this.backends = backends;
+        this.backends = Objects.requireNonNull(backends, "backends");
     }
 
     @Override
     public JobHandle submit(LogicalPlan plan, String jobName) {
         PhysicalPlan physical = PhysicalPlan.of(plan);
+        KeyedStateBackendFactory factory = backends != null ? backends : StateBackendProvider.resolve(plan.config());
         CheckpointStorage storage = null;
         if (plan.config().checkpoints().enabled()) {
             try {
@@ -33,7 +42,7 @@ public final class LocalExecutor implements PlanExecutor {
                         + " cannot be used: " + e.getMessage(), e);
             }
         }
-        LocalJob job = new LocalJob(jobName, physical, backends, new OperatorLowering(), storage);
+        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(), storage);
         job.start();
         return job;
     }

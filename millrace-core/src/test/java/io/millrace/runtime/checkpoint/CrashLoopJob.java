@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The job the crash-loop test kills again and again: keyed running counts and event-time window counts
  * over a replayable generator, into exactly-once file sinks. Run as
- * {@code CrashLoopJob <dir> <events> <rate> <slowSinkMicros>}; it resumes from the checkpoints in
- * {@code <dir>/checkpoints} by itself.
+ * {@code CrashLoopJob <dir> <events> <rate> <slowSinkMicros> [<stateBackend> [<option>=<value>...]]}; it
+ * resumes from the checkpoints in {@code <dir>/checkpoints} by itself. The backend is {@code heap} unless named.
  */
 public final class CrashLoopJob {
     private CrashLoopJob() {}
@@ -40,6 +40,13 @@ public final class CrashLoopJob {
         double rate = Double.parseDouble(args[2]);
         long slowMicros = Long.parseLong(args[3]);
         PipelineConfig config = new PipelineConfig().parallelism(2);
+        if (args.length > 4) {
+            config.stateBackend(args[4]);
+        }
+        for (int i = 5; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            config.stateBackendOption(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(100));
         Pipeline p = Pipeline.create(config);
         var numbers = p.fromSource(

@@ -3,11 +3,14 @@ package io.millrace.rocksdb.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.rocksdb.RocksDbConfig;
 import io.millrace.rocksdb.RocksDbStateBackends;
 import io.millrace.runtime.local.LocalExecutor;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +20,32 @@ class StateBackendsExamplesTest {
     Path stateDir;
 
     record Reading(String machine, double kwh) {}
+
+    @TempDir
+    Path checkpointDir;
+
+    @Test
+    void keyedSum_onRocksDb_selectedByName_withCheckpoints() throws Exception {
+        // tag::select-rocksdb[]
+        PipelineConfig config = new PipelineConfig()
+                .stateBackend("rocksdb")                                          // "heap" is the default
+                .stateBackendOption("state.rocksdb.managed-memory", "64mb")
+                .stateBackendOption("state.rocksdb.directory", stateDir.resolve("rocksdb").toString());
+        config.checkpoints().directory(checkpointDir).interval(Duration.ofSeconds(1));
+        Pipeline pipeline = Pipeline.create(config);
+        CollectSink<Reading> totals = new CollectSink<>();
+        pipeline.fromElements(new Reading("press-1", 1.5), new Reading("press-2", 2.0), new Reading("press-1", 0.5))
+                .keyBy(Reading::machine)
+                .reduce((a, b) -> new Reading(a.machine(), a.kwh() + b.kwh()))
+                .sinkTo(totals);
+        pipeline.execute("energy per machine");
+        // end::select-rocksdb[]
+        assertThat(totals.results()).contains(new Reading("press-1", 2.0), new Reading("press-2", 2.0));
+        assertThat(stateDir.resolve("rocksdb")).as("created by the RocksDB backend").isDirectory();
+        try (var left = Files.list(stateDir.resolve("rocksdb"))) {
+            assertThat(left).as("working directories after the job").isEmpty();
+        }
+    }
 
     @Test
     void keyedSum_onRocksDb() throws Exception {

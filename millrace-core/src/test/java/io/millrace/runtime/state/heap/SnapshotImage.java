@@ -2,6 +2,7 @@ package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateBackend;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -27,7 +28,7 @@ record SnapshotImage(KeyGroupRange range, byte[] bytes, long[] offsets) {
     }
 
     /** Restores every key group of this image that {@code target} owns. */
-    void restoreInto(HeapKeyedStateBackend target) throws Exception {
+    void restoreInto(KeyedStateBackend target) throws Exception {
         KeyGroupRange owned = target.keyGroupRange();
         for (int g = Math.max(range.start(), owned.start()); g <= Math.min(range.end(), owned.end()); g++) {
             int at = (int) offsets[g - range.start()];

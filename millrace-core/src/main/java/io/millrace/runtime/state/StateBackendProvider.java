@@ -1,0 +1,48 @@
+package io.millrace.runtime.state;
+
+import io.millrace.api.PipelineConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.TreeSet;
+
+/**
+ * A keyed state backend that a pipeline can select by name ({@link PipelineConfig#stateBackend(String)}).
+ * Modules register implementations as {@link ServiceLoader} services; core registers {@code heap}.
+ * Called once per job submission, on the submitting thread.
+ */
+public interface StateBackendProvider {
+    /** The name a pipeline selects it by, e.g. {@code heap} or {@code rocksdb}. */
+    String name();
+
+    /**
+     * The factory for a job with this configuration. Reads the options of this backend from
+     * {@link PipelineConfig#stateBackendOptions()} and fails with IllegalArgumentException naming the
+     * option and the accepted values when one is unknown or malformed.
+     */
+    KeyedStateBackendFactory factory(PipelineConfig config);
+
+    /**
+     * The factory of the backend the configuration selects. Fails with IllegalArgumentException listing
+     * the available backends when none on the class path has that name.
+     */
+    static KeyedStateBackendFactory resolve(PipelineConfig config) {
+        String name = config.stateBackend();
+        List<StateBackendProvider> providers = new ArrayList<>();
+        ServiceLoader.load(StateBackendProvider.class, StateBackendProvider.class.getClassLoader()).forEach(providers::add);
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        if (context != null && context != StateBackendProvider.class.getClassLoader()) {
+            ServiceLoader.load(StateBackendProvider.class, context).forEach(providers::add);
+        }
+        TreeSet<String> available = new TreeSet<>();
+        for (StateBackendProvider p : providers) {
+            if (p.name().equals(name)) {
+                return p.factory(config);
+            }
+            available.add(p.name());
+        }
+        throw new IllegalArgumentException("option 'stateBackend' names an unknown state backend '" + name
+                + "'; available: " + String.join(", ", available)
+                + (name.equals("rocksdb") ? " (add the millrace-rocksdb module to the class path)" : ""));
+    }
+}

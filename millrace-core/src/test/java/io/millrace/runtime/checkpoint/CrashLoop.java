@@ -1,0 +1,62 @@
+package io.millrace.runtime.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@link CrashLoopJob} in child JVMs: killed with SIGKILL at random moments {@code kills} times, then
+ * run to the end, each time with the same directory and nothing else; then checks that the committed output
+ * has every result exactly once. Shared by the crash-loop tests of every state backend.
+ */
+public final class CrashLoop {
+    private final Path dir;
+    private final List<String> backendArgs;
+
+    /** {@code backendArgs}: none for the heap backend, else the backend name and option=value pairs. */
+    public CrashLoop(Path dir, String... backendArgs) {
+        this.dir = dir;
+        this.backendArgs = List.of(backendArgs);
+    }
+
+    private Process start(long events, double rate, long slowMicros) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                CrashLoopJob.class.getName(), dir.toString(), Long.toString(events), Double.toString(rate), Long.toString(slowMicros)));
+        command.addAll(backendArgs);
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("job.log").toFile()))
+                .start();
+    }
+
+    /** Kills the job {@code kills} times (or fewer if it finishes first, which fails), then checks its output. */
+    public void run(int kills, long seed, long events, double rate, long slowMicros) throws Exception {
+        Random random = new Random(seed);
+        int killed = 0;
+        while (killed < kills) {
+            Process job = start(events, rate, slowMicros);
+            long lifetime = 400 + random.nextInt(900);
+            if (job.waitFor(lifetime, TimeUnit.MILLISECONDS)) {
+                assertThat(job.exitValue()).as("job exited early with its own error, see %s", dir.resolve("job.log")).isZero();
+                break; // finished before the kill: nothing left to kill
+            }
+            job.destroyForcibly(); // SIGKILL
+            job.waitFor(30, TimeUnit.SECONDS);
+            killed++;
+        }
+        Process last = start(events, rate, slowMicros);
+        assertThat(last.waitFor(120, TimeUnit.SECONDS)).as("the last run finishes").isTrue();
+        assertThat(last.exitValue()).as("exit code of the last run, see %s", dir.resolve("job.log")).isZero();
+        assertThat(killed).as("kills before the job could finish").isEqualTo(kills);
+
+        ExactlyOnceRecoveryIT.assertRunningCountsExact(ExactlyOnceRecoveryIT.readLines(dir.resolve("counts")), events);
+        List<String> windows = ExactlyOnceRecoveryIT.readLines(dir.resolve("windows"));
+        assertThat(windows).hasSize((int) (events / 1000 * ExactlyOnceRecoveryIT.KEYS));
+        assertThat(windows.stream().mapToLong(Long::parseLong).sum()).isEqualTo(events);
+    }
+}

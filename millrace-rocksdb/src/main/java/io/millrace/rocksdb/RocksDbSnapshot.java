@@ -1,0 +1,67 @@
+package io.millrace.rocksdb;
+
+import io.millrace.rocksdb.KeyGroupRows.StatePart;
+import io.millrace.rocksdb.KeyGroupRows.TimerPart;
+import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
+import io.millrace.runtime.state.KeyGroupRange;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A full checkpoint of a {@link RocksDbKeyedStateBackend}: a {@link StoreView} (a RocksDB snapshot) taken
+ * on the task thread, and the lists of states and timer services at that moment. {@link #write} copies the
+ * rows key group by key group ({@link KeyGroupRows}) on the snapshot writer thread while the task goes on
+ * writing; its changes do not show. {@link #release} frees the RocksDB snapshot; closing the backend does
+ * too, and a write still running then fails at its next key group instead of reading a closed database.
+ * {@code write} and {@code release} are called from one thread (any).
+ */
+final class RocksDbSnapshot implements KeyedStateSnapshot {
+    private final RocksDbStore store;
+    private final KeyGroupRange range;
+    private final StoreView view;
+    private final List<StatePart> states;
+    private final List<TimerPart> timers;
+
+    RocksDbSnapshot(RocksDbStore store, KeyGroupRange range, StoreView view, List<StatePart> states, List<TimerPart> timers) {
+        this.store = store;
+        this.range = range;
+        this.view = view;
+        this.states = states;
+        this.timers = timers;
+    }
+
+    @Override
+    public void write(DataOutputStream out, PositionSource positions, long[] keyGroupOffsets) throws IOException {
+        if (keyGroupOffsets.length < range.size()) {
+            throw new IllegalArgumentException("keyGroupOffsets has room for " + keyGroupOffsets.length
+                    + " key groups, the snapshot has " + range.size());
+        }
+        if (!store.enter()) {
+            throw closed();
+        }
+        try {
+            for (int i = 0; i < range.size(); i++) {
+                if (store.closing()) {
+                    throw closed();
+                }
+                out.flush();
+                keyGroupOffsets[i] = positions.position();
+                KeyGroupRows.write(out, range.start() + i, view, states, timers);
+            }
+            out.flush();
+        } finally {
+            store.exit();
+        }
+    }
+
+    @Override
+    public void release() {
+        store.closeView(view);
+    }
+
+    private IOException closed() {
+        return new IOException("the RocksDB backend of key groups [" + range.start() + ", " + range.end()
+                + "] was closed while its snapshot was being written");
+    }
+}
