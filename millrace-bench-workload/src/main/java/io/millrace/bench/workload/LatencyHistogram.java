@@ -46,16 +46,16 @@ public final class LatencyHistogram {
         if (v < SUB) {
             return (int) v;
         }
-        int exp = 63 - Long.numberOfLeadingZeros(v) - SUB_BITS + 1;
-        return exp * SUB + (int) (v >>> exp) - SUB;
+        int shift = 63 - Long.numberOfLeadingZeros(v) - SUB_BITS;
+        return shift * SUB + (int) (v >>> shift);
     }
 
     static long upperBound(int b) {
-        if (b < SUB) {
+        if (b < 2 * SUB) {
             return b;
         }
-        int exp = b / SUB;
-        long mantissa = b % SUB + SUB;
-        return ((mantissa + 1) << exp) - 1;
+        int shift = b / SUB - 1;
+        long mantissa = b - (long) shift * SUB;
+        return ((mantissa + 1) << shift) - 1;
     }
 }

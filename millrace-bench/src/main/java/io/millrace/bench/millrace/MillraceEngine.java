@@ -3,6 +3,7 @@ package io.millrace.bench.millrace;
 import io.millrace.api.DataStream;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
+import io.millrace.api.sink.Sink;
 import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.bench.workload.BenchDriver;
 import io.millrace.bench.workload.BenchOptions;
@@ -31,15 +32,16 @@ public final class MillraceEngine implements Engine {
 
     @Override
     public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
-        Pipeline pipeline = build(options, input, ratePerSecond, checkpointDir);
+        Pipeline pipeline = build(options, input, ratePerSecond, checkpointDir, new CountingSink<>());
         LocalExecutor executor = options.backend.equals("rocksdb")
                 ? new LocalExecutor(RocksDbStateBackends.factory(RocksDbConfig.defaults().withBaseDirectory(checkpointDir.resolve("rocksdb"))))
                 : new LocalExecutor();
         executor.submit(pipeline.plan(), "bench-" + options.query.id()).await();
     }
 
-    /** The pipeline of {@code options.query} over {@code input}, into a {@link CountingSink}. */
-    static Pipeline build(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) {
+    /** The pipeline of {@code options.query} over {@code input}, into {@code results}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Pipeline build(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir, Sink<?> results) {
         PipelineConfig config = new PipelineConfig().parallelism(options.parallelism);
         if (options.checkpointIntervalMs > 0) {
             config.checkpoints().directory(checkpointDir.resolve("checkpoints")).interval(Duration.ofMillis(options.checkpointIntervalMs));
@@ -48,11 +50,11 @@ public final class MillraceEngine implements Engine {
         Query q = options.query;
         if (q.isNexmark()) {
             NexmarkQueries.build(q, source(pipeline, input, ratePerSecond, WatermarkStrategy.<Event>monotonous(), "nexmark"))
-                    .sinkTo(new CountingSink<>()).name("results");
+                    .sinkTo((Sink) results).name("results");
         } else {
             WatermarkStrategy<Reading> w = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()));
             TelemetryQueries.build(q, source(pipeline, input, ratePerSecond, w, "telemetry"))
-                    .sinkTo(new CountingSink<>()).name("results");
+                    .sinkTo((Sink) results).name("results");
         }
         return pipeline;
     }
