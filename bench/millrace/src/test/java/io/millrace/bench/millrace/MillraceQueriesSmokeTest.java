@@ -34,7 +34,7 @@ class MillraceQueriesSmokeTest {
         long events = switch (q) {
             case TTL -> 250_000;
             case SESSION -> 40_000;
-            case SLIDING -> 20_000;
+            case SLIDING -> 5_000; // one reading per sensor, in 12 windows each: 60,000 results
             default -> 20_000;
         };
         long eventRate = switch (q) {
