@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -43,10 +44,12 @@ public final class FlinkEngine implements Engine {
 
     @Override
     public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
-        environment(options, input, ratePerSecond, checkpointDir).execute("bench-" + options.query.id());
+        environment(options, input, ratePerSecond, checkpointDir, new CountingSink<>()).execute("bench-" + options.query.id());
     }
 
-    static StreamExecutionEnvironment environment(BenchOptions options, Input input, double rate, Path checkpointDir) {
+    /** A local environment with {@code options.query} over {@code input}, into {@code results}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static StreamExecutionEnvironment environment(BenchOptions options, Input input, double rate, Path checkpointDir, Sink<?> results) {
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, options.backend.equals("rocksdb") ? "rocksdb" : "hashmap");
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_MEMORY);
@@ -64,12 +67,12 @@ public final class FlinkEngine implements Engine {
         if (q.isNexmark()) {
             DataStream<Event> events = source(env, input, rate, TypeInformation.of(Event.class),
                     WatermarkStrategy.<Event>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark");
-            FlinkNexmarkQueries.build(q, events).sinkTo(new CountingSink<>()).name("results");
+            FlinkNexmarkQueries.build(q, events).sinkTo((Sink) results).name("results");
         } else {
             DataStream<Reading> readings = source(env, input, rate, TypeInformation.of(Reading.class),
                     WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
                             .withTimestampAssigner((r, ts) -> r.time()), "telemetry");
-            FlinkTelemetryQueries.build(q, readings).sinkTo(new CountingSink<>()).name("results");
+            FlinkTelemetryQueries.build(q, readings).sinkTo((Sink) results).name("results");
         }
         return env;
     }
