@@ -1,0 +1,87 @@
+package io.millrace.bench.flink;
+
+import io.millrace.bench.workload.BenchDriver;
+import io.millrace.bench.workload.BenchOptions;
+import io.millrace.bench.workload.Engine;
+import io.millrace.bench.workload.Event;
+import io.millrace.bench.workload.Input;
+import io.millrace.bench.workload.Query;
+import io.millrace.bench.workload.Reading;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Runs the benchmark queries on a local Flink environment (a MiniCluster in this JVM): same parallelism, same
+ * checkpoint interval (exactly-once), heap ("hashmap") or RocksDB state, object reuse on (records passed by
+ * reference between chained operators, as in Millrace), watermarks every 10 ms.
+ */
+public final class FlinkEngine implements Engine {
+    /** RocksDB memory, as Millrace's default managed memory. */
+    static final MemorySize MANAGED_MEMORY = MemorySize.ofMebiBytes(256);
+
+    public static void main(String[] args) throws Exception {
+        BenchDriver.main(new FlinkEngine(), args);
+    }
+
+    @Override
+    public String name() {
+        return "flink";
+    }
+
+    @Override
+    public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
+        environment(options, input, ratePerSecond, checkpointDir, new CountingSink<>()).execute("bench-" + options.query.id());
+    }
+
+    /** A local environment with {@code options.query} over {@code input}, into {@code results}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static StreamExecutionEnvironment environment(BenchOptions options, Input input, double rate, Path checkpointDir, Sink<?> results) {
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, options.backend.equals("rocksdb") ? "rocksdb" : "hashmap");
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_MEMORY);
+        conf.set(PipelineOptions.OBJECT_REUSE, true);
+        conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ofMillis(10));
+        if (options.checkpointIntervalMs > 0) {
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.resolve("checkpoints").toUri().toString());
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(options.parallelism, conf);
+        if (options.checkpointIntervalMs > 0) {
+            env.enableCheckpointing(options.checkpointIntervalMs, CheckpointingMode.EXACTLY_ONCE);
+        }
+        Query q = options.query;
+        if (q.isNexmark()) {
+            DataStream<Event> events = source(env, input, rate, TypeInformation.of(Event.class),
+                    WatermarkStrategy.<Event>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark");
+            FlinkNexmarkQueries.build(q, events).sinkTo((Sink) results).name("results");
+        } else {
+            DataStream<Reading> readings = source(env, input, rate, TypeInformation.of(Reading.class),
+                    WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
+                            .withTimestampAssigner((r, ts) -> r.time()), "telemetry");
+            FlinkTelemetryQueries.build(q, readings).sinkTo((Sink) results).name("results");
+        }
+        return env;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> DataStream<T> source(StreamExecutionEnvironment env, Input input, double rate, TypeInformation<T> type,
+            WatermarkStrategy<T> watermarks, String name) {
+        DataGeneratorSource<T> source = new DataGeneratorSource<>(s -> (T) input.record(s), input.count(),
+                rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp(), type);
+        return env.fromSource(source, watermarks, name).uid(name);
+    }
+}

@@ -1,0 +1,266 @@
+package io.millrace.bench.flink;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+import io.millrace.bench.workload.Auction;
+import io.millrace.bench.workload.Bid;
+import io.millrace.bench.workload.Person;
+import io.millrace.bench.workload.Query;
+import io.millrace.bench.workload.Rows;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The stateful functions of the Nexmark queries (Flink API; the same logic as the Millrace versions). */
+final class FlinkNexmarkFunctions {
+    /** Q4: a bid without its auction waits at most this long (event time) for it. */
+    static final long EARLY_BID_WAIT_MS = 1_000;
+
+    private FlinkNexmarkFunctions() {}
+
+    /** Flink's list state may return null when empty. */
+    static <T> Iterable<T> orEmpty(Iterable<T> values) {
+        return values == null ? List.of() : values;
+    }
+
+    /** Q3: each seller (keyed by person id) joined with its auctions, whichever comes first. */
+    static final class SellerJoin extends KeyedCoProcessFunction<Long, Person, Auction, Rows.SellerAuction> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Person> person;
+        private transient ListState<Auction> pending;
+
+        @Override
+        public void open(OpenContext openContext) {
+            person = getRuntimeContext().getState(new ValueStateDescriptor<>("person", Person.class));
+            pending = getRuntimeContext().getListState(new ListStateDescriptor<>("pending-auctions", Auction.class));
+        }
+
+        @Override
+        public void processElement1(Person p, Context ctx, Collector<Rows.SellerAuction> out) throws Exception {
+            person.update(p);
+            for (Auction a : orEmpty(pending.get())) {
+                out.collect(new Rows.SellerAuction(p.name(), p.city(), p.state(), a.id()));
+            }
+            pending.clear();
+        }
+
+        @Override
+        public void processElement2(Auction a, Context ctx, Collector<Rows.SellerAuction> out) throws Exception {
+            Person p = person.value();
+            if (p != null) {
+                out.collect(new Rows.SellerAuction(p.name(), p.city(), p.state(), a.id()));
+            } else {
+                pending.add(a);
+            }
+        }
+    }
+
+    /**
+     * Q4, first step, keyed by auction id: the highest bid placed before the auction expires, reported when it
+     * expires if it meets the reserve. Bids seen before their auction wait for it.
+     */
+    static final class AuctionCloser extends KeyedCoProcessFunction<Long, Auction, Bid, Rows.ClosedAuction> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Auction> auction;
+        private transient ValueState<Long> highest;
+        private transient ListState<Bid> early;
+
+        @Override
+        public void open(OpenContext openContext) {
+            auction = getRuntimeContext().getState(new ValueStateDescriptor<>("auction", Auction.class));
+            highest = getRuntimeContext().getState(new ValueStateDescriptor<>("highest", Long.class));
+            early = getRuntimeContext().getListState(new ListStateDescriptor<>("early-bids", Bid.class));
+        }
+
+        @Override
+        public void processElement1(Auction a, Context ctx, Collector<Rows.ClosedAuction> out) throws Exception {
+            auction.update(a);
+            for (Bid b : orEmpty(early.get())) {
+                offer(a, b);
+            }
+            early.clear();
+            ctx.timerService().registerEventTimeTimer(a.expires());
+        }
+
+        @Override
+        public void processElement2(Bid b, Context ctx, Collector<Rows.ClosedAuction> out) throws Exception {
+            Auction a = auction.value();
+            if (a != null) {
+                offer(a, b);
+            } else {
+                early.add(b);
+                ctx.timerService().registerEventTimeTimer(b.dateTime() + EARLY_BID_WAIT_MS);
+            }
+        }
+
+        private void offer(Auction a, Bid b) throws Exception {
+            if (b.dateTime() < a.expires()) {
+                Long h = highest.value();
+                if (h == null || b.price() > h) {
+                    highest.update(b.price());
+                }
+            }
+        }
+
+        @Override
+        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Rows.ClosedAuction> out) throws Exception {
+            Auction a = auction.value();
+            if (a == null) {
+                early.clear(); // bids on an auction that had closed already
+            } else if (timestamp == a.expires()) {
+                Long h = highest.value();
+                if (h != null && h >= a.reserve()) {
+                    out.collect(new Rows.ClosedAuction(a.category(), h));
+                }
+                auction.clear();
+                highest.clear();
+            }
+        }
+    }
+
+    /** Q4, second step, keyed by category: the running average of closing prices. */
+    static final class CategoryMean extends KeyedProcessFunction<Long, Rows.ClosedAuction, Rows.CategoryAverage> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Rows.Mean> mean;
+
+        @Override
+        public void open(OpenContext openContext) {
+            mean = getRuntimeContext().getState(new ValueStateDescriptor<>("mean", Rows.Mean.class));
+        }
+
+        @Override
+        public void processElement(Rows.ClosedAuction c, Context ctx, Collector<Rows.CategoryAverage> out) throws Exception {
+            Rows.Mean m = mean.value();
+            m = m == null ? new Rows.Mean(c.price(), 1) : new Rows.Mean(m.sum + c.price(), m.n + 1);
+            mean.update(m);
+            out.collect(new Rows.CategoryAverage(c.category(), m.sum / m.n, m.n));
+        }
+    }
+
+    /** Q5, second step, keyed by window end: the auction with the most bids, when the window is complete. */
+    static final class Hottest extends KeyedProcessFunction<Long, Rows.AuctionCount, Rows.AuctionCount> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Rows.AuctionCount> best;
+
+        @Override
+        public void open(OpenContext openContext) {
+            best = getRuntimeContext().getState(new ValueStateDescriptor<>("hottest", Rows.AuctionCount.class));
+        }
+
+        @Override
+        public void processElement(Rows.AuctionCount c, Context ctx, Collector<Rows.AuctionCount> out) throws Exception {
+            Rows.AuctionCount b = best.value();
+            if (b == null) {
+                ctx.timerService().registerEventTimeTimer(c.windowEnd() - 1);
+            }
+            if (b == null || Rows.hotter(c.count(), c.auction(), b.count(), b.auction())) {
+                best.update(c);
+            }
+        }
+
+        @Override
+        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Rows.AuctionCount> out) throws Exception {
+            out.collect(best.value());
+            best.clear();
+        }
+    }
+
+    /** Q7, second step, keyed by window end: the highest bid of the window, when it is complete. */
+    static final class Highest extends KeyedProcessFunction<Long, Rows.WindowBid, Bid> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Bid> best;
+
+        @Override
+        public void open(OpenContext openContext) {
+            best = getRuntimeContext().getState(new ValueStateDescriptor<>("highest-bid", Bid.class));
+        }
+
+        @Override
+        public void processElement(Rows.WindowBid w, Context ctx, Collector<Bid> out) throws Exception {
+            Bid b = best.value();
+            if (b == null) {
+                ctx.timerService().registerEventTimeTimer(w.windowEnd() - 1);
+            }
+            if (b == null || Rows.beats(w.bid(), b)) {
+                best.update(w.bid());
+            }
+        }
+
+        @Override
+        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Bid> out) throws Exception {
+            out.collect(best.value());
+            best.clear();
+        }
+    }
+
+    /**
+     * Q8, keyed by person id: a person joined with the auctions it opens within the same 10 s tumbling window.
+     * State lives until the window ends.
+     */
+    static final class NewUsers extends KeyedCoProcessFunction<Long, Person, Auction, Rows.NewUser> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Person> person;
+        private transient ListState<Auction> pending;
+
+        @Override
+        public void open(OpenContext openContext) {
+            person = getRuntimeContext().getState(new ValueStateDescriptor<>("person", Person.class));
+            pending = getRuntimeContext().getListState(new ListStateDescriptor<>("pending-auctions", Auction.class));
+        }
+
+        static long windowOf(long time) {
+            return time - Math.floorMod(time, Query.Q8_SIZE);
+        }
+
+        @Override
+        public void processElement1(Person p, Context ctx, Collector<Rows.NewUser> out) throws Exception {
+            long w = windowOf(p.dateTime());
+            person.update(p);
+            for (Auction a : orEmpty(pending.get())) {
+                if (windowOf(a.dateTime()) == w) {
+                    out.collect(new Rows.NewUser(p.id(), p.name(), a.id(), w));
+                }
+            }
+            pending.clear();
+            ctx.timerService().registerEventTimeTimer(w + Query.Q8_SIZE - 1);
+        }
+
+        @Override
+        public void processElement2(Auction a, Context ctx, Collector<Rows.NewUser> out) throws Exception {
+            long w = windowOf(a.dateTime());
+            Person p = person.value();
+            if (p != null) {
+                if (windowOf(p.dateTime()) == w) {
+                    out.collect(new Rows.NewUser(p.id(), p.name(), a.id(), w));
+                }
+            } else {
+                pending.add(a);
+                ctx.timerService().registerEventTimeTimer(w + Query.Q8_SIZE - 1);
+            }
+        }
+
+        @Override
+        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Rows.NewUser> out) throws Exception {
+            Person p = person.value();
+            if (p != null && windowOf(p.dateTime()) + Query.Q8_SIZE - 1 <= timestamp) {
+                person.clear();
+            }
+            List<Auction> keep = new ArrayList<>();
+            for (Auction a : orEmpty(pending.get())) {
+                if (windowOf(a.dateTime()) + Query.Q8_SIZE - 1 > timestamp) {
+                    keep.add(a);
+                }
+            }
+            if (keep.isEmpty()) {
+                pending.clear();
+            } else {
+                pending.update(keep);
+            }
+        }
+    }
+}

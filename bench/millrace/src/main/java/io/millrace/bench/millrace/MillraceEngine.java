@@ -1,0 +1,72 @@
+package io.millrace.bench.millrace;
+
+import io.millrace.api.DataStream;
+import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.sink.Sink;
+import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.bench.workload.BenchDriver;
+import io.millrace.bench.workload.BenchOptions;
+import io.millrace.bench.workload.Engine;
+import io.millrace.bench.workload.Event;
+import io.millrace.bench.workload.Input;
+import io.millrace.bench.workload.Query;
+import io.millrace.bench.workload.Reading;
+import io.millrace.connector.generator.GeneratorSource;
+import io.millrace.rocksdb.RocksDbConfig;
+import io.millrace.rocksdb.RocksDbStateBackends;
+import io.millrace.runtime.local.LocalExecutor;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Runs the benchmark queries on Millrace's local executor. {@code main} is the benchmark's Millrace entry point. */
+public final class MillraceEngine implements Engine {
+    public static void main(String[] args) throws Exception {
+        BenchDriver.main(new MillraceEngine(), args);
+    }
+
+    @Override
+    public String name() {
+        return "millrace";
+    }
+
+    @Override
+    public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
+        Pipeline pipeline = build(options, input, ratePerSecond, checkpointDir, new CountingSink<>());
+        LocalExecutor executor = options.backend.equals("rocksdb")
+                ? new LocalExecutor(RocksDbStateBackends.factory(RocksDbConfig.defaults().withBaseDirectory(checkpointDir.resolve("rocksdb"))))
+                : new LocalExecutor();
+        executor.submit(pipeline.plan(), "bench-" + options.query.id()).await();
+    }
+
+    /** The pipeline of {@code options.query} over {@code input}, into {@code results}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Pipeline build(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir, Sink<?> results) {
+        PipelineConfig config = new PipelineConfig().parallelism(options.parallelism);
+        if (options.checkpointIntervalMs > 0) {
+            config.checkpoints().directory(checkpointDir.resolve("checkpoints")).interval(Duration.ofMillis(options.checkpointIntervalMs));
+        }
+        Pipeline pipeline = Pipeline.create(config);
+        Query q = options.query;
+        if (q.isNexmark()) {
+            NexmarkQueries.build(q, source(pipeline, input, ratePerSecond, WatermarkStrategy.<Event>monotonous(), "nexmark"))
+                    .sinkTo((Sink) results).name("results");
+        } else {
+            WatermarkStrategy<Reading> w = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()));
+            TelemetryQueries.build(q, source(pipeline, input, ratePerSecond, w, "telemetry"))
+                    .sinkTo((Sink) results).name("results");
+        }
+        return pipeline;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> DataStream<T> source(Pipeline pipeline, Input input, double rate, WatermarkStrategy<T> watermarks, String name) {
+        GeneratorSource.Builder<T> b = GeneratorSource.<T>builder(s -> (T) input.record(s))
+                .count(input.count())
+                .timestamps(input::timestamp);
+        if (rate > 0) {
+            b.ratePerSecond(rate);
+        }
+        return pipeline.fromSource(b.build(), watermarks, name).uid(name);
+    }
+}

@@ -1,0 +1,108 @@
+package io.millrace.bench.millrace;
+
+import io.millrace.api.DataStream;
+import io.millrace.api.functions.AggregateFunction;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.ProcessWindowFunction;
+import io.millrace.api.window.TimeWindow;
+import io.millrace.api.window.Windows;
+import io.millrace.bench.workload.Auction;
+import io.millrace.bench.workload.Bid;
+import io.millrace.bench.workload.Event;
+import io.millrace.bench.workload.Person;
+import io.millrace.bench.workload.Query;
+import io.millrace.bench.workload.Rows;
+import java.time.Duration;
+
+/** Nexmark q0-q8 on Millrace's DataStream API, written as a user would. */
+final class NexmarkQueries {
+    private NexmarkQueries() {}
+
+    static DataStream<?> build(Query q, DataStream<Event> events) {
+        return switch (q) {
+            case Q0 -> bids(events);
+            case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()));
+            case Q2 -> bids(events).filter(b -> b.auction() % Query.Q2_MODULUS == 0).map(b -> new Rows.AuctionPrice(b.auction(), b.price()));
+            case Q3 -> persons(events).filter(p -> Query.Q3_STATES.contains(p.state()))
+                    .connect(auctions(events).filter(a -> a.category() == Query.Q3_CATEGORY))
+                    .keyBy(Person::id, Auction::seller)
+                    .process(new NexmarkFunctions.SellerJoin()).name("q3-join").uid("q3-join");
+            case Q4 -> auctions(events).connect(bids(events))
+                    .keyBy(Auction::id, Bid::auction)
+                    .process(new NexmarkFunctions.AuctionCloser()).name("q4-close").uid("q4-close")
+                    .keyBy(Rows.ClosedAuction::category)
+                    .process(new NexmarkFunctions.CategoryMean()).name("q4-average").uid("q4-average");
+            case Q5 -> bids(events).keyBy(Bid::auction)
+                    .window(Windows.sliding(Duration.ofMillis(Query.Q5_SIZE), Duration.ofMillis(Query.Q5_SLIDE)))
+                    .aggregate(new CountBids(), new AuctionCountOf()).name("q5-count").uid("q5-count")
+                    .keyBy(Rows.AuctionCount::windowEnd)
+                    .process(new NexmarkFunctions.Hottest()).name("q5-hottest").uid("q5-hottest");
+            case Q7 -> bids(events).keyBy(Bid::auction)
+                    .window(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
+                    .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
+                    .keyBy(Rows.WindowBid::windowEnd)
+                    .process(new NexmarkFunctions.Highest()).name("q7-highest").uid("q7-highest");
+            case Q8 -> persons(events).connect(auctions(events))
+                    .keyBy(Person::id, Auction::seller)
+                    .process(new NexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
+            default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
+        };
+    }
+
+    static DataStream<Bid> bids(DataStream<Event> events) {
+        return events.filter(e -> e instanceof Bid).map(e -> (Bid) e).name("bids");
+    }
+
+    static DataStream<Person> persons(DataStream<Event> events) {
+        return events.filter(e -> e instanceof Person).map(e -> (Person) e).name("persons");
+    }
+
+    static DataStream<Auction> auctions(DataStream<Event> events) {
+        return events.filter(e -> e instanceof Auction).map(e -> (Auction) e).name("auctions");
+    }
+
+    /** Bids per auction and window, counted in place. */
+    static final class CountBids implements AggregateFunction<Bid, Rows.Count, Long> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Rows.Count createAccumulator() {
+            return new Rows.Count();
+        }
+
+        @Override
+        public Rows.Count add(Bid value, Rows.Count acc) {
+            acc.n++;
+            return acc;
+        }
+
+        @Override
+        public Long getResult(Rows.Count acc) {
+            return acc.n;
+        }
+
+        @Override
+        public Rows.Count merge(Rows.Count a, Rows.Count b) {
+            a.n += b.n;
+            return a;
+        }
+    }
+
+    static final class AuctionCountOf extends ProcessWindowFunction<Long, Rows.AuctionCount, Long, TimeWindow> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void process(Long auction, Context<TimeWindow> ctx, Iterable<Long> counts, Collector<Rows.AuctionCount> out) {
+            out.collect(new Rows.AuctionCount(auction, counts.iterator().next(), ctx.window().end()));
+        }
+    }
+
+    static final class WindowBidOf extends ProcessWindowFunction<Bid, Rows.WindowBid, Long, TimeWindow> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void process(Long auction, Context<TimeWindow> ctx, Iterable<Bid> max, Collector<Rows.WindowBid> out) {
+            out.collect(new Rows.WindowBid(ctx.window().end(), max.iterator().next()));
+        }
+    }
+}

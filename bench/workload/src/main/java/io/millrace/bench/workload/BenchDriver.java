@@ -1,0 +1,85 @@
+package io.millrace.bench.workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * Runs one engine on one query in this JVM: a warm-up run, the measured run (as fast as possible), then the
+ * latency run (at half the measured rate), and prints the {@code RESULT} line on standard output; details go to
+ * standard error. The time counted runs from the first event generated to the last result at the sink.
+ */
+public final class BenchDriver {
+    private final Engine engine;
+    private final BenchOptions options;
+
+    public BenchDriver(Engine engine, BenchOptions options) {
+        this.engine = engine;
+        this.options = options;
+    }
+
+    /** Entry point for an engine's main class. */
+    public static void main(Engine engine, String[] args) throws Exception {
+        new BenchDriver(engine, BenchOptions.parse(args)).run();
+        System.exit(0);
+    }
+
+    public void run() throws Exception {
+        Query q = options.query;
+        long events = Interleave.roundCount(options.events, options.parallelism);
+        Probe.RunFigures warm = runOnce(options.warmup(), 0, false);
+        note("warm-up: %,d events, %,d results in %.2f s", options.warmup(), warm.results(), warm.seconds());
+
+        Probe.RunFigures measured = runOnce(events, 0, false);
+        double eps = events / measured.seconds();
+        note("measured: %,d events, %,d results in %.3f s: %,.0f events/s", events, measured.results(), measured.seconds(), eps);
+
+        String p99 = "-";
+        if (options.latencySeconds > 0) {
+            double rate = options.latencyRate > 0 ? options.latencyRate : eps / 2;
+            long n = Interleave.roundCount((long) (rate * options.latencySeconds), options.parallelism);
+            Probe.RunFigures paced = runOnce(n, rate, true);
+            LatencyHistogram h = paced.latencies();
+            note("latency at %,.0f events/s: %,d events, %,d samples, p50 %.3f ms, p99 %.3f ms, max %.3f ms", rate, n,
+                    h.total(), h.quantile(0.5) / 1000.0, h.quantile(0.99) / 1000.0, h.quantile(1.0) / 1000.0);
+            if (h.total() > 0) {
+                p99 = String.format(java.util.Locale.ROOT, "%.3f", h.quantile(0.99) / 1000.0);
+            }
+        }
+        System.out.println(Report.result(engine.name(), q.id(), options.backend, events, measured.seconds(), eps, p99, Report.peakRssMb()));
+        System.out.flush();
+    }
+
+    private Probe.RunFigures runOnce(long events, double rate, boolean latency) throws Exception {
+        Input input = new Input(options.query, events, options.parallelism, options.seed, options.eventRate);
+        long span = latency ? input.lastEventTime() - BenchOptions.BASE_TIME + 1 : 0;
+        Probe.reset(options.query, BenchOptions.BASE_TIME, span);
+        Path dir = Files.createTempDirectory("millrace-bench-" + engine.name() + "-");
+        try {
+            engine.run(options, input, rate, dir);
+        } finally {
+            deleteTree(dir);
+        }
+        Probe.RunFigures f = Probe.collect();
+        if (f.firstEventNanos() == 0 || f.lastResultNanos() == 0) {
+            throw new IllegalStateException("run of " + options.query.id() + " on " + engine.name()
+                    + " produced no measurable interval: first event " + f.firstEventNanos() + ", last result " + f.lastResultNanos());
+        }
+        return f;
+    }
+
+    static void note(String format, Object... args) {
+        System.err.printf(java.util.Locale.ROOT, format + "%n", args);
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

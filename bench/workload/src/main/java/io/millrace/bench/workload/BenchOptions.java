@@ -1,0 +1,93 @@
+package io.millrace.bench.workload;
+
+import java.util.Locale;
+
+/**
+ * A benchmark run's settings, parsed from {@code --name value} arguments; the same for every engine.
+ *
+ * <table>
+ * <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>--query</td><td>q0</td><td>see {@link Query}</td></tr>
+ * <tr><td>--events</td><td>10,000,000</td><td>events of the measured run (rounded down to a multiple of the parallelism)</td></tr>
+ * <tr><td>--warmup-events</td><td>events / 4</td><td>events of the warm-up run before it, same JVM</td></tr>
+ * <tr><td>--parallelism</td><td>2</td><td>subtasks of every operator</td></tr>
+ * <tr><td>--backend</td><td>heap</td><td>heap or rocksdb keyed state</td></tr>
+ * <tr><td>--event-rate</td><td>100,000</td><td>events per second of event time</td></tr>
+ * <tr><td>--checkpoint-interval-ms</td><td>2000</td><td>exactly-once checkpoints; 0 turns them off</td></tr>
+ * <tr><td>--latency-seconds</td><td>5</td><td>length of the latency run at half the measured rate; 0 skips it</td></tr>
+ * <tr><td>--latency-rate</td><td>half the measured rate</td><td>input rate of the latency run, events/s</td></tr>
+ * <tr><td>--seed</td><td>42</td><td>generator seed</td></tr>
+ * </table>
+ */
+public final class BenchOptions implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    /** Event time of event 0 (2024-01-01T00:00:00Z). */
+    public static final long BASE_TIME = 1_704_067_200_000L;
+
+    public Query query = Query.Q0;
+    public long events = 10_000_000;
+    public long warmupEvents = -1;
+    public int parallelism = 2;
+    public String backend = "heap";
+    public long eventRate = 100_000;
+    public long checkpointIntervalMs = 2_000;
+    public double latencySeconds = 5;
+    public double latencyRate = -1;
+    public long seed = 42;
+
+    public static BenchOptions parse(String... args) {
+        BenchOptions o = new BenchOptions();
+        for (int k = 0; k < args.length; k += 2) {
+            if (k + 1 >= args.length) {
+                throw new IllegalArgumentException("option " + args[k] + " needs a value");
+            }
+            String v = args[k + 1];
+            switch (args[k]) {
+                case "--query" -> o.query = Query.of(v);
+                case "--events" -> o.events = parseCount(v);
+                case "--warmup-events" -> o.warmupEvents = parseCount(v);
+                case "--parallelism" -> o.parallelism = Integer.parseInt(v);
+                case "--backend" -> o.backend = backend(v);
+                case "--event-rate" -> o.eventRate = parseCount(v);
+                case "--checkpoint-interval-ms" -> o.checkpointIntervalMs = Long.parseLong(v);
+                case "--latency-seconds" -> o.latencySeconds = Double.parseDouble(v);
+                case "--latency-rate" -> o.latencyRate = Double.parseDouble(v);
+                case "--seed" -> o.seed = Long.parseLong(v);
+                default -> throw new IllegalArgumentException("unknown option " + args[k]);
+            }
+        }
+        if (o.parallelism < 1) {
+            throw new IllegalArgumentException("--parallelism must be at least 1, was " + o.parallelism);
+        }
+        return o;
+    }
+
+    /** Warm-up events, a multiple of the parallelism. */
+    public long warmup() {
+        return Interleave.roundCount(warmupEvents >= 0 ? warmupEvents : events / 4, parallelism);
+    }
+
+    /** Accepts 10000000, 10_000_000, 10M, 500k. */
+    static long parseCount(String v) {
+        String s = v.replace("_", "").toLowerCase(Locale.ROOT);
+        long unit = 1;
+        if (s.endsWith("k")) {
+            unit = 1_000;
+        } else if (s.endsWith("m")) {
+            unit = 1_000_000;
+        } else if (s.endsWith("g")) {
+            unit = 1_000_000_000;
+        }
+        if (unit > 1) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return (long) (Double.parseDouble(s) * unit);
+    }
+
+    private static String backend(String v) {
+        if (!v.equals("heap") && !v.equals("rocksdb")) {
+            throw new IllegalArgumentException("--backend must be heap or rocksdb, was " + v);
+        }
+        return v;
+    }
+}

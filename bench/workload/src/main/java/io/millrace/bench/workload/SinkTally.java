@@ -1,0 +1,59 @@
+package io.millrace.bench.workload;
+
+/**
+ * What one sink subtask saw: results, the time of its last result, latencies. Written by that subtask's thread
+ * only; read by the driver after the job has ended.
+ */
+public final class SinkTally {
+    private final Query query;
+    private final long[] createdAt;
+    private final long tableBase;
+    private final LatencyHistogram latencies = new LatencyHistogram();
+    long count;
+    long lastNanos;
+    private long stamped;
+
+    SinkTally(Query query, long[] createdAt, long tableBase) {
+        this.query = query;
+        this.createdAt = createdAt;
+        this.tableBase = tableBase;
+    }
+
+    /** One result with its timestamp (Long.MIN_VALUE: none). */
+    public void onResult(long timestamp) {
+        count++;
+        if (createdAt != null) {
+            long now = System.nanoTime();
+            lastNanos = now;
+            stamped = count;
+            long slot = query.triggeringEventTime(timestamp) - tableBase;
+            if (slot >= 0 && slot < createdAt.length) {
+                long created = createdAt[(int) slot];
+                if (created != 0) {
+                    latencies.record((now - created) / 1000);
+                }
+            }
+        } else if ((count & 1023) == 0) {
+            stamp();
+        }
+    }
+
+    /**
+     * The engine flushed the sink (on a watermark, when idle, at the end of input): if results came since the last
+     * stamp, the time now is the time of the last result so far. Keeps {@code nanoTime} off the per-result path.
+     */
+    public void onFlush() {
+        if (count != stamped) {
+            stamp();
+        }
+    }
+
+    private void stamp() {
+        stamped = count;
+        lastNanos = System.nanoTime();
+    }
+
+    LatencyHistogram latencies() {
+        return latencies;
+    }
+}

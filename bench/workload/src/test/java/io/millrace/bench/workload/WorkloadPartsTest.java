@@ -1,0 +1,75 @@
+package io.millrace.bench.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class WorkloadPartsTest {
+    @Test
+    void interleaveIsABijectionAndEachRangeAdvancesInStepsOfTheParallelism() {
+        Interleave order = new Interleave(3_000, 3);
+        Set<Long> seen = new HashSet<>();
+        for (long s = 0; s < 3_000; s++) {
+            seen.add(order.eventIndex(s));
+        }
+        assertThat(seen).hasSize(3_000).allMatch(i -> i >= 0 && i < 3_000);
+        assertThat(order.eventIndex(1_000)).isEqualTo(1);
+        assertThat(order.eventIndex(1_001)).isEqualTo(4);
+        assertThatThrownBy(() -> new Interleave(1_001, 2)).hasMessageContaining("multiple of parallelism");
+    }
+
+    @Test
+    void sensorReadingsAreLateByAtMostTheBoundAndCoverAllSensors() {
+        Telemetry t = new Telemetry(Telemetry.Shape.SENSORS, 7, BenchOptions.BASE_TIME, 100_000);
+        int late = 0;
+        for (long i = 0; i < 50_000; i++) {
+            Reading r = t.reading(i);
+            assertThat(r.key()).isEqualTo(i % Telemetry.SENSORS);
+            assertThat(t.nominalTime(i) - r.time()).isBetween(0L, Telemetry.Shape.SENSORS.maxDelayMs);
+            late += r.time() < t.nominalTime(i) ? 1 : 0;
+        }
+        assertThat(late).isBetween(3_000, 7_000);
+    }
+
+    @Test
+    void machinesOfTheIdleGroupSendNothing() {
+        Telemetry t = new Telemetry(Telemetry.Shape.MACHINES, 7, BenchOptions.BASE_TIME, 1_000);
+        Set<Long> machines = new HashSet<>();
+        for (long i = 0; i < 120_000; i += 7) {
+            Reading r = t.reading(i);
+            long second = (t.nominalTime(i) - t.nominalTime(0)) / 1000;
+            assertThat(r.key() % 3).isNotEqualTo(Telemetry.idleGroup(second));
+            machines.add(r.key());
+        }
+        assertThat(machines).hasSize(Telemetry.MACHINES);
+    }
+
+    @Test
+    void histogramQuantilesAreWithinThreePercent() {
+        LatencyHistogram h = new LatencyHistogram();
+        Random random = new Random(1);
+        long[] values = new long[100_000];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = (long) Math.exp(random.nextDouble() * 14);
+            h.record(values[k]);
+        }
+        java.util.Arrays.sort(values);
+        assertThat((double) h.quantile(0.99)).isCloseTo(values[98_999], org.assertj.core.data.Percentage.withPercentage(3));
+        assertThat((double) h.quantile(0.5)).isCloseTo(values[49_999], org.assertj.core.data.Percentage.withPercentage(3));
+        assertThat(new LatencyHistogram().quantile(0.99)).isEqualTo(-1);
+    }
+
+    @Test
+    void optionsParseCountsWithSuffixes() {
+        BenchOptions o = BenchOptions.parse("--query", "q5", "--events", "2.5M", "--parallelism", "3", "--backend", "rocksdb");
+        assertThat(o.query).isEqualTo(Query.Q5);
+        assertThat(o.events).isEqualTo(2_500_000);
+        assertThat(o.warmup()).isEqualTo(624_999);
+        assertThat(o.backend).isEqualTo("rocksdb");
+        assertThatThrownBy(() -> BenchOptions.parse("--query", "q6")).hasMessageContaining("unknown query 'q6'");
+    }
+}
