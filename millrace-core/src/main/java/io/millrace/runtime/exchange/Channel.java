@@ -79,6 +79,21 @@ public final class Channel {
         return waited;
     }
 
+    /**
+     * Parks the producer until this channel can take an element, {@code maxNanos} pass, or it is
+     * unparked for another reason (a mail); the consumer's next poll wakes it.
+     */
+    public void awaitWritable(long maxNanos) {
+        if (writable()) {
+            return;
+        }
+        waitingProducer = Thread.currentThread();
+        if (!writable()) {
+            LockSupport.parkNanos(this, maxNanos);
+        }
+        waitingProducer = null;
+    }
+
     /** The next element, or null if the channel is empty. */
     public Object poll() {
         long h = head;

@@ -135,6 +135,16 @@ public final class RecordWriter {
         }
     }
 
+    /** Parks until a full channel of this writer has room (or {@code maxNanos} pass); returns at once if none is full. */
+    public void awaitWritable(long maxNanos) {
+        for (Channel ch : channels) {
+            if (!ch.writable()) {
+                ch.awaitWritable(maxNanos);
+                return;
+            }
+        }
+    }
+
     /** Whether every channel can take a batch without blocking. */
     public boolean writable() {
         for (Channel ch : channels) {

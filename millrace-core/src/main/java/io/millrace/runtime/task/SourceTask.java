@@ -15,7 +15,8 @@ import java.util.List;
  */
 public final class SourceTask extends Task {
     private static final long NOTHING_AVAILABLE_PARK_NANOS = 1_000_000L;
-    private static final long PAUSE_PARK_NANOS = 200_000L;
+    /** Longest park while paused: the source looks at its mailbox (checkpoint triggers) at least this often. */
+    private static final long PAUSE_PARK_NANOS = 1_000_000L;
     private SourceOperator<Object> source;
     private Output<Object> sourceOutput;
     private List<SourceSplit> splits;
@@ -88,7 +89,9 @@ public final class SourceTask extends Task {
         sourcePauses++;
         long start = clock.nanoTime();
         while (!writersWritable() && !host.cancelled() && !hasMail()) {
-            java.util.concurrent.locks.LockSupport.parkNanos(this, PAUSE_PARK_NANOS);
+            for (io.millrace.runtime.exchange.RecordWriter w : writers) {
+                w.awaitWritable(PAUSE_PARK_NANOS); // the consumer's next poll wakes the source at once
+            }
         }
         pausedNanos += clock.nanoTime() - start;
     }
