@@ -25,9 +25,14 @@ public final class LocalExecutor implements PlanExecutor {
     public JobHandle submit(LogicalPlan plan, String jobName) {
         PhysicalPlan physical = PhysicalPlan.of(plan);
         CheckpointStorage storage = null;
-        if (plan.config().checkpoints().enabled()) {
+        io.millrace.api.CheckpointConfig checkpoints = plan.config().checkpoints();
+        if (checkpoints.restoreFrom() != null && !checkpoints.enabled()) {
+            throw new IllegalArgumentException("option 'checkpoint restoreFrom' (" + checkpoints.restoreFrom()
+                    + ") needs a checkpoint directory: set CheckpointConfig.directory (option 'checkpoint directory')");
+        }
+        if (checkpoints.enabled()) {
             try {
-                storage = new LocalCheckpointStorage(plan.config().checkpoints().directory());
+                storage = new LocalCheckpointStorage(checkpoints.directory(), checkpoints.savepointDirectory());
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("checkpoint directory " + plan.config().checkpoints().directory()
                         + " cannot be used: " + e.getMessage(), e);
