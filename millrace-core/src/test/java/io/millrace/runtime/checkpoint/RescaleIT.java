@@ -12,6 +12,7 @@ import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeyedProcessFunction;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.functions.RuntimeContext;
+import io.millrace.api.metrics.CheckpointMetrics;
 import io.millrace.api.metrics.OperatorMetrics;
 import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
@@ -84,14 +85,14 @@ class RescaleIT {
 
         Path out = dir.resolve("rescaled");
         JobHandle first = start(out, 2, null, 20_000);
-        awaitSourceRecords(first, 6_000);
+        awaitProgress(first, 6_000);
         String savepoint1 = first.stopWithSavepoint().get(20, TimeUnit.SECONDS);
         assertThat(first.await().cancelled()).isTrue();
         long afterFirst = readLines(out.resolve("counts")).size();
         assertThat(afterFirst).as("running counts committed by the first savepoint").isBetween(1L, EVENTS - 1);
 
         JobHandle second = start(out, 1, Path.of(savepoint1), 20_000);
-        awaitSourceRecords(second, 6_000);
+        awaitProgress(second, 6_000);
         String savepoint2 = second.stopWithSavepoint().get(20, TimeUnit.SECONDS);
         second.await();
         long afterSecond = readLines(out.resolve("counts")).size();
@@ -136,7 +137,9 @@ class RescaleIT {
         return p.executeAsync("rescale");
     }
 
-    private static void awaitSourceRecords(JobHandle job, long records) {
+    /** Waits until the job has read some records and completed two periodic checkpoints since it started. */
+    private static void awaitProgress(JobHandle job, long records) {
         Await.until(records + " records read", () -> job.metrics().sum("numbers", OperatorMetrics::recordsOut) >= records);
+        Await.until("two checkpoints", () -> job.metrics().checkpoints().stream().filter(CheckpointMetrics::completed).count() >= 2);
     }
 }
