@@ -61,7 +61,6 @@ final class LocalJob implements JobHandle {
     private volatile int restartCount;
     private long startNanos;
     private volatile JobResult result;
-    private volatile long restoredFrom = -1;
 
     LocalJob(String name, PhysicalPlan plan, KeyedStateBackendFactory backends, OperatorFactory operators, CheckpointStorage storage) {
         this.name = name;
@@ -99,7 +98,6 @@ final class LocalJob implements JobHandle {
                     restorer.checkCompatible(operatorIds(), plan.logical().config().maxParallelism(), checkpoints.allowNonRestoredState());
                     LOG.info("job '{}' resumes from {}", name, start.description());
                 }
-                restoredFrom = start.restore().map(CheckpointMetadata::checkpointId).orElse(-1L);
             }
             return new JobAttempt(name, number, plan, backends, operators, storage, restorer, lastUsedId);
         } catch (RuntimeException e) {
@@ -283,11 +281,6 @@ final class LocalJob implements JobHandle {
     private CompletableFuture<String> noSavepoints() {
         return CompletableFuture.failedFuture(new IllegalStateException("job '" + name + "' has no checkpoint directory:"
                 + " savepoints need one (set option 'checkpoint directory', CheckpointConfig.directory)"));
-    }
-
-    /** The id of the checkpoint or savepoint the current attempt restored, or -1 after a fresh start. */
-    long restoredCheckpointId() {
-        return restoredFrom;
     }
 
     @Override
