@@ -7,6 +7,12 @@ import java.util.Objects;
 /**
  * Settings of a pipeline. Every setter checks its value and names the option in its error.
  *
+ * <p>{@code new PipelineConfig()} starts from the defaults below and applies the {@code millrace.*} system
+ * properties (e.g. {@code -Dmillrace.checkpoint.dir=/var/lib/job}; {@code millrace run} sets them from its
+ * config file and flags), so a job can be configured from outside its code. Setter calls made afterwards win.
+ * {@link #defaults()} ignores the system properties. The keys are listed in {@link ConfigOptions} and
+ * {@code docs/configuration.md}.
+ *
  * <table>
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>
  * <tr><td>parallelism</td><td>available cores</td><td>subtasks per operator unless the operator sets its own</td></tr>
@@ -28,6 +34,25 @@ public final class PipelineConfig implements java.io.Serializable {
     private transient Clock clock = Clock.system();
     private CheckpointConfig checkpoints = new CheckpointConfig();
     private RestartStrategy restartStrategy = RestartStrategy.none();
+
+    /**
+     * The defaults, overlaid with the {@code millrace.*} system properties.
+     *
+     * @throws ConfigException when such a property names an unknown option or has a value it refuses
+     */
+    public PipelineConfig() {
+        ConfigValues fromSystem = ConfigValues.fromSystemProperties();
+        if (!fromSystem.isEmpty()) {
+            ConfigOptions.apply(this, fromSystem);
+        }
+    }
+
+    private PipelineConfig(Void defaultsOnly) {}
+
+    /** The built-in defaults only, whatever the system properties say. */
+    public static PipelineConfig defaults() {
+        return new PipelineConfig((Void) null);
+    }
 
     public int parallelism() {
         return parallelism;
@@ -110,7 +135,7 @@ public final class PipelineConfig implements java.io.Serializable {
     }
 
     public PipelineConfig copy() {
-        PipelineConfig c = new PipelineConfig();
+        PipelineConfig c = defaults();
         c.parallelism = parallelism;
         c.maxParallelism = maxParallelism;
         c.batchSize = batchSize;

@@ -9,18 +9,26 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Millrace: stream processing for industrial telemetry.",
-        subcommands = {DemoCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
-    /** Runs the CLI and returns its exit code; for tests. */
+    /** Runs the CLI and returns its exit code: 0 done, 1 the job failed, 2 a usage or configuration error. */
     public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** Runs the CLI writing picocli's and the commands' messages to {@code out} and {@code err}; for tests. */
+    static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        return commandLine().setOut(out).setErr(err).execute(args);
+    }
+
+    static CommandLine commandLine() {
         return new CommandLine(new Main())
-                .registerConverter(java.time.Duration.class, DurationConverter::parse)
-                .execute(args);
+                .registerConverter(java.time.Duration.class, io.millrace.api.ConfigType::parseDuration);
     }
 
     @Override

@@ -1,9 +1,7 @@
 package io.millrace.runtime.operator;
 
 import io.millrace.api.sink.Sink;
-import io.millrace.api.sink.SinkContext;
 import io.millrace.api.sink.SinkWriter;
-import io.millrace.api.time.Clock;
 
 /** Hands records to a {@link SinkWriter}; flushes it on every watermark advance and at the end. */
 public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {
@@ -17,27 +15,7 @@ public final class SinkOperator<T> extends AbstractStreamOperator<Void> implemen
     @Override
     public void open(OperatorContext ctx, Output<Void> output) throws Exception {
         super.open(ctx, output);
-        writer = sink.createWriter(new SinkContext() {
-            @Override
-            public int subtaskIndex() {
-                return ctx.subtaskIndex();
-            }
-
-            @Override
-            public int parallelism() {
-                return ctx.parallelism();
-            }
-
-            @Override
-            public Clock clock() {
-                return ctx.clock();
-            }
-
-            @Override
-            public String sinkName() {
-                return ctx.operatorName();
-            }
-        });
+        writer = sink.createWriter(SinkContexts.of(ctx, ctx.subtaskIndex()));
     }
 
     @Override

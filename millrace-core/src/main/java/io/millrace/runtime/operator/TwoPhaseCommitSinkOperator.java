@@ -4,7 +4,6 @@ import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.Committer;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.sink.TwoPhaseCommitSink;
-import io.millrace.api.time.Clock;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,12 +39,12 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
     @Override
     public void open(OperatorContext ctx, io.millrace.runtime.operator.Output<Void> output) throws Exception {
         super.open(ctx, output);
-        SinkContext own = sinkContext(ctx, ctx.subtaskIndex());
+        SinkContext own = SinkContexts.of(ctx, ctx.subtaskIndex());
         long restoredId = ctx.restoredCheckpointId();
         sink.abortLingering(own, restoredId);
         // after scaling in, the subtasks that no longer exist left files too: their lowest new owner cleans up
         for (int old = ctx.parallelism() + ctx.subtaskIndex(); old < ctx.restoredParallelism(); old += ctx.parallelism()) {
-            sink.abortLingering(sinkContext(ctx, old), restoredId);
+            sink.abortLingering(SinkContexts.of(ctx, old), restoredId);
         }
         committer = sink.createCommitter(own);
         if (!restored.isEmpty()) {
@@ -127,29 +126,5 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
                 committer = null;
             }
         }
-    }
-
-    private static SinkContext sinkContext(OperatorContext ctx, int subtask) {
-        return new SinkContext() {
-            @Override
-            public int subtaskIndex() {
-                return subtask;
-            }
-
-            @Override
-            public int parallelism() {
-                return ctx.parallelism();
-            }
-
-            @Override
-            public Clock clock() {
-                return ctx.clock();
-            }
-
-            @Override
-            public String sinkName() {
-                return ctx.operatorName();
-            }
-        };
     }
 }
