@@ -3,6 +3,9 @@ package io.millrace.runtime.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.api.CheckpointConfig;
+import io.millrace.api.ConfigOptions;
+import io.millrace.api.ConfigValues;
 import io.millrace.api.JobHandle;
 import io.millrace.api.JobResult;
 import io.millrace.api.Pipeline;
@@ -12,6 +15,7 @@ import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.testing.FeedSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -86,5 +90,19 @@ class SavepointOptionsTest {
         try (var left = Files.list(dir.resolve("job").resolve("checkpoints"))) {
             assertThat(left.filter(Files::isDirectory)).as("checkpoint directories left behind").isEmpty();
         }
+    }
+
+    @Test
+    void whenSavepointOptionsComeFromAConfigFile_thenTheyReachTheCheckpointConfig() {
+        ConfigValues values = ConfigValues.parse(List.of("checkpoint.dir: /var/job", "checkpoint.periodic: false",
+                "checkpoint.savepoint-dir: /var/savepoints", "checkpoint.restore-from: /var/savepoints/savepoint-7-0a0b0c0d"), "job.conf");
+
+        CheckpointConfig c = ConfigOptions.apply(new PipelineConfig(), values).checkpoints();
+
+        assertThat(c.periodic()).isFalse();
+        assertThat(c.savepointDirectory()).isEqualTo(Path.of("/var/savepoints").toAbsolutePath());
+        assertThat(c.restoreFrom()).isEqualTo(Path.of("/var/savepoints/savepoint-7-0a0b0c0d").toAbsolutePath());
+        assertThat(new CheckpointConfig().directory(Path.of("/var/job")).savepointDirectory())
+                .isEqualTo(Path.of("/var/job/savepoints").toAbsolutePath());
     }
 }
