@@ -2,6 +2,7 @@ package io.millrace.runtime.checkpoint;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -52,13 +53,20 @@ public record StartingPoint(Optional<CheckpointMetadata> restore, long lastUsedI
     private static StartingPoint fromLine(CheckpointStorage storage, RestoreLineage line, CheckpointMetadata savepoint,
             long newestInDirectory, Consumer<String> warnings) throws IOException {
         long lastUsed = Math.max(line.firstCheckpointId() - 1, newestInDirectory);
-        Optional<CheckpointMetadata> latest = storage.latest(line.firstCheckpointId(), warnings);
+        List<String> skipped = new ArrayList<>();
+        Optional<CheckpointMetadata> latest = storage.latest(line.firstCheckpointId(), skipped::add);
         if (latest.isPresent()) {
+            skipped.forEach(warnings);
             return new StartingPoint(latest, lastUsed, "checkpoint " + latest.get().checkpointId() + " (taken after restoring "
                     + line.savepoint() + ")");
         }
         CheckpointMetadata restored = savepoint != null ? savepoint : storage.load(line.savepoint());
-        return new StartingPoint(Optional.of(restored), lastUsed, describe(restored, Path.of(line.savepoint())));
+        String description = describe(restored, Path.of(line.savepoint()));
+        for (String s : skipped) {
+            int cut = s.lastIndexOf("; ");
+            warnings.accept((cut < 0 ? s : s.substring(0, cut)) + "; using " + description);
+        }
+        return new StartingPoint(Optional.of(restored), lastUsed, description);
     }
 
     private static String describe(CheckpointMetadata m, Path pointer) {
