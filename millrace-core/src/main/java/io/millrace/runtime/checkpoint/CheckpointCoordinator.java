@@ -295,6 +295,11 @@ public final class CheckpointCoordinator {
         }
     }
 
+    /** The highest id this coordinator gave a checkpoint, started or not completed; a later attempt numbers after it. */
+    public synchronized long lastTriggeredId() {
+        return lastId;
+    }
+
     public synchronized long lastCompletedId() {
         return lastCompletedId;
     }

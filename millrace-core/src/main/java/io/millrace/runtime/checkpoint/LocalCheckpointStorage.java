@@ -23,6 +23,7 @@ import java.util.function.Consumer;
  *     _metadata                          JSON, see {@link MetadataFormat}
  *     map-1-0.keyed                      state files, names from the caller made safe ({@link StateFileName})
  *   chk-12/                              in progress or abandoned: no _metadata (maybe _metadata.tmp)
+ *   _restored-from                       the {@link RestoreLineage}, once a job was started from a savepoint
  * &lt;savepointDirectory&gt;/
  *   savepoint-12-3f9a0c1e/               self-contained: _metadata and the state files, movable as a whole
  * </pre>

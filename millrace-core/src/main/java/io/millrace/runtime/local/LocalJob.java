@@ -61,6 +61,7 @@ final class LocalJob implements JobHandle {
     private volatile int restartCount;
     private long startNanos;
     private volatile JobResult result;
+    private long previousAttemptsLastId = -1; // supervisor thread only, after the first attempt
 
     LocalJob(String name, PhysicalPlan plan, KeyedStateBackendFactory backends, OperatorFactory operators, CheckpointStorage storage) {
         this.name = name;
@@ -92,7 +93,8 @@ final class LocalJob implements JobHandle {
                 CheckpointConfig checkpoints = plan.logical().config().checkpoints();
                 storage.retain(checkpoints.retained()); // clears what a crash left half-written
                 StartingPoint start = StartingPoint.choose(storage, checkpoints.restoreFrom(), w -> LOG.warn("job '{}': {}", name, w));
-                lastUsedId = start.lastUsedId();
+                // ids are never reused in one process: a checkpoint the previous attempt left in progress keeps its id
+                lastUsedId = Math.max(start.lastUsedId(), previousAttemptsLastId);
                 if (start.restore().isPresent()) {
                     restorer = new StateRestorer(start.restore().get(), storage);
                     restorer.checkCompatible(operatorIds(), plan.logical().config().maxParallelism(), checkpoints.allowNonRestoredState());
@@ -168,6 +170,7 @@ final class LocalJob implements JobHandle {
     private synchronized void keepStats(JobAttempt attempt) {
         if (attempt.coordinator() != null) {
             pastCheckpoints.addAll(attempt.coordinator().stats());
+            previousAttemptsLastId = Math.max(previousAttemptsLastId, attempt.coordinator().lastTriggeredId());
         }
     }
 

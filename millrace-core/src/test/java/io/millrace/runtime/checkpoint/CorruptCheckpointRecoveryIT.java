@@ -100,7 +100,7 @@ class CorruptCheckpointRecoveryIT {
     }
 
     /** Runs {@code action} while standard error (where the log goes) is also copied into the returned text. */
-    private static String capturingStandardError(Action action) throws Exception {
+    static String capturingStandardError(Action action) throws Exception {
         PrintStream original = System.err;
         ByteArrayOutputStream copy = new ByteArrayOutputStream();
         PrintStream tee = new PrintStream(new java.io.OutputStream() {

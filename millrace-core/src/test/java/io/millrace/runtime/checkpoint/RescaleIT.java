@@ -84,14 +84,14 @@ class RescaleIT {
         run(reference, 2, null, Double.POSITIVE_INFINITY);
 
         Path out = dir.resolve("rescaled");
-        JobHandle first = start(out, 2, null, 20_000);
+        JobHandle first = start(out, 2, null, 10_000);
         awaitProgress(first, 6_000);
         String savepoint1 = first.stopWithSavepoint().get(20, TimeUnit.SECONDS);
         assertThat(first.await().cancelled()).isTrue();
         long afterFirst = readLines(out.resolve("counts")).size();
         assertThat(afterFirst).as("running counts committed by the first savepoint").isBetween(1L, EVENTS - 1);
 
-        JobHandle second = start(out, 1, Path.of(savepoint1), 20_000);
+        JobHandle second = start(out, 1, Path.of(savepoint1), 10_000);
         awaitProgress(second, 6_000);
         String savepoint2 = second.stopWithSavepoint().get(20, TimeUnit.SECONDS);
         second.await();
