@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * When and where a job takes checkpoints. Checkpointing is on once a directory is set. A job started
- * with the same directory resumes from the newest complete checkpoint in it, with no other flag.
+ * with the same directory resumes from the newest complete checkpoint in it, with no other flag (after a
+ * start from a savepoint: from the newest one taken since, see {@link #restoreFrom(Path)}).
  *
  * <table>
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>

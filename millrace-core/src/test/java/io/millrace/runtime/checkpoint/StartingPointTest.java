@@ -120,4 +120,19 @@ class StartingPointTest {
         assertThatThrownBy(() -> StartingPoint.choose(storage, missing, warnings::add))
                 .isInstanceOf(IOException.class).hasMessageContaining(missing.toString());
     }
+
+    @Test
+    void whenRestoringACheckpointOfAnotherJob_thenItsStateFilesAreReadFromThere() throws IOException {
+        LocalCheckpointStorage other = new LocalCheckpointStorage(dir.resolve("other-job"));
+        checkpoint(other, 7, false);
+        LocalCheckpointStorage storage = new LocalCheckpointStorage(dir.resolve("job"));
+
+        StartingPoint start = StartingPoint.choose(storage, other.checkpointRoot().resolve("chk-7"), warnings::add);
+
+        StateHandle keyed = start.restore().orElseThrow().operators().get("map").subtasks().get(1).keyedState();
+        try (var in = storage.openStateFile(keyed)) {
+            assertThat(in.readAllBytes()).hasSize(3001);
+        }
+        assertThat(start.lastUsedId()).isEqualTo(7);
+    }
 }
