@@ -61,6 +61,15 @@ public final class ConfigOptions {
     public static final ConfigOption<Boolean> CHECKPOINT_ALLOW_NON_RESTORED_STATE = ConfigOption.of("checkpoint.allow-non-restored-state",
             ConfigType.bool(), false, "false", "Whether a restore may drop the state of operators the job no longer has.",
             (c, v, all) -> c.checkpoints().allowNonRestoredState(v));
+    public static final ConfigOption<Boolean> CHECKPOINT_PERIODIC = ConfigOption.of("checkpoint.periodic",
+            ConfigType.bool(), true, "true", "false: no checkpoints at the interval; savepoints, requested and final checkpoints still work.",
+            (c, v, all) -> c.checkpoints().periodic(v));
+    public static final ConfigOption<Path> CHECKPOINT_SAVEPOINT_DIR = ConfigOption.of("checkpoint.savepoint-dir", ConfigType.path(),
+            null, "<checkpoint.dir>/savepoints", "Where savepoints are written.",
+            (c, v, all) -> c.checkpoints().savepointDirectory(v));
+    public static final ConfigOption<Path> CHECKPOINT_RESTORE_FROM = ConfigOption.of("checkpoint.restore-from", ConfigType.path(),
+            null, "none", "A savepoint or checkpoint to start from; later starts resume from the newest checkpoint taken since (needs checkpoint.dir).",
+            (c, v, all) -> c.checkpoints().restoreFrom(v));
 
     public static final ConfigOption<String> RESTART_STRATEGY = ConfigOption.of("restart.strategy",
             ConfigType.oneOf("none", "fixed-delay", "exponential-backoff"), "none", "none",
@@ -83,7 +92,8 @@ public final class ConfigOptions {
     private static final List<ConfigOption<?>> BUILT_IN = List.of(
             PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, BUFFER_TIMEOUT,
             CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CHECKPOINT_TIMEOUT, CHECKPOINT_MIN_PAUSE, CHECKPOINT_RETAINED,
-            CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE,
+            CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE, CHECKPOINT_PERIODIC, CHECKPOINT_SAVEPOINT_DIR,
+            CHECKPOINT_RESTORE_FROM,
             RESTART_STRATEGY, RESTART_ATTEMPTS, RESTART_DELAY, RESTART_MAX_DELAY, RESTART_MULTIPLIER);
 
     private ConfigOptions() {}

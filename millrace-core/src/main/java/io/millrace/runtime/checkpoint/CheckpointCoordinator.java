@@ -3,6 +3,7 @@ package io.millrace.runtime.checkpoint;
 import io.millrace.api.CheckpointConfig;
 import io.millrace.api.time.Clock;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,10 @@ import org.slf4j.LoggerFactory;
  * Triggers checkpoints and completes them. A checkpoint starts at the sources (a mail to each source
  * task), travels as barriers, and is complete when every task subtask has acknowledged it: then its
  * metadata is committed to storage, old checkpoints are pruned, and every task is notified (two-phase
- * sinks commit then). One checkpoint is in progress at a time.
+ * sinks commit then). One checkpoint is in progress at a time: a savepoint or checkpoint asked for while
+ * another is in progress waits in a queue and starts when it has completed or been abandoned, so that a
+ * savepoint and a periodic checkpoint never overlap (storage retention may then delete nothing that is
+ * still being written).
  *
  * <p>When the first task reaches the end of its input, periodic checkpoints stop and one final
  * checkpoint is reserved: each task snapshots after it has emitted everything, so the final checkpoint
@@ -49,6 +53,8 @@ public final class CheckpointCoordinator {
     private final List<CheckpointStats> stats = new ArrayList<>();
     private final Map<Long, CompletableFuture<CheckpointMetadata>> waiting = new HashMap<>();
     private final TreeMap<Long, PendingCheckpoint> pending = new TreeMap<>();
+    private final ArrayDeque<Request> requested = new ArrayDeque<>();
+    private boolean stopAfterSavepoint;
     private long lastId;
     private long lastCompletedId = -1;
     private long lastTriggerMillis = Long.MIN_VALUE / 2;
@@ -88,6 +94,7 @@ public final class CheckpointCoordinator {
                 f.completeExceptionally(new IllegalStateException("the job stopped before the checkpoint completed"));
             }
             waiting.clear();
+            failRequested("the job stopped before the checkpoint started");
         }
         if (t != null && t != Thread.currentThread()) {
             LockSupport.unpark(t);
@@ -102,7 +109,9 @@ public final class CheckpointCoordinator {
                 }
                 long now = clock.millis();
                 abortTimedOut(now);
-                if (pending.isEmpty() && finalId < 0
+                if (pending.isEmpty() && !requested.isEmpty()) {
+                    startRequested(now);
+                } else if (pending.isEmpty() && finalId < 0 && config.periodic() && !stopAfterSavepoint
                         && now - lastTriggerMillis >= config.interval().toMillis()
                         && now - lastCompletionMillis >= config.minPause().toMillis()) {
                     startCheckpoint(now, false);
@@ -113,17 +122,59 @@ public final class CheckpointCoordinator {
     }
 
     /**
-     * Starts a checkpoint now (a savepoint when asked); the future completes with its metadata, or fails
-     * if it is abandoned or the job stops first.
+     * Starts a checkpoint (a savepoint when asked) now, or as soon as the one in progress has ended; the
+     * future completes with its metadata, or fails if it is abandoned or the job stops first.
      */
     public synchronized CompletableFuture<CheckpointMetadata> triggerNow(boolean savepoint) {
+        return request(savepoint, false);
+    }
+
+    /**
+     * Starts a savepoint like {@link #triggerNow} and starts no checkpoint after it: the caller stops the
+     * job once it is complete. If the savepoint is abandoned, checkpoints resume as before.
+     */
+    public synchronized CompletableFuture<CheckpointMetadata> triggerSavepointBeforeStop() {
+        return request(true, true);
+    }
+
+    private CompletableFuture<CheckpointMetadata> request(boolean savepoint, boolean thenStop) {
         if (stopped || finalId >= 0) {
             return CompletableFuture.failedFuture(new IllegalStateException("the job is ending: no more checkpoints"));
         }
-        long id = startCheckpoint(clock.millis(), savepoint);
+        if (stopAfterSavepoint) {
+            return CompletableFuture.failedFuture(new IllegalStateException("the job is stopping with a savepoint: no more checkpoints"));
+        }
         CompletableFuture<CheckpointMetadata> f = new CompletableFuture<>();
-        waiting.put(id, f);
+        if (thenStop) {
+            stopAfterSavepoint = true;
+            f.whenComplete((m, e) -> {
+                if (e != null) {
+                    resumeAfterFailedStop();
+                }
+            });
+        }
+        requested.add(new Request(savepoint, f));
+        if (pending.isEmpty()) {
+            startRequested(clock.millis());
+        }
         return f;
+    }
+
+    private synchronized void resumeAfterFailedStop() {
+        stopAfterSavepoint = false;
+    }
+
+    private void startRequested(long now) {
+        Request r = requested.poll();
+        long id = startCheckpoint(now, r.savepoint);
+        waiting.put(id, r.future);
+    }
+
+    private void failRequested(String why) {
+        Request r;
+        while ((r = requested.poll()) != null) {
+            r.future.completeExceptionally(new IllegalStateException(why));
+        }
     }
 
     private long startCheckpoint(long now, boolean savepoint) {
@@ -144,6 +195,7 @@ public final class CheckpointCoordinator {
             for (PendingCheckpoint p : new ArrayList<>(pending.values())) {
                 abort(p, "a task reached the end of its input");
             }
+            failRequested("the job is ending: a task reached the end of its input");
             finalId = ++lastId;
             pending.put(finalId, new PendingCheckpoint(finalId, clock.millis(), false, expectedAcks));
         }
@@ -243,6 +295,11 @@ public final class CheckpointCoordinator {
         }
     }
 
+    /** The highest id this coordinator gave a checkpoint, started or not completed; a later attempt numbers after it. */
+    public synchronized long lastTriggeredId() {
+        return lastId;
+    }
+
     public synchronized long lastCompletedId() {
         return lastCompletedId;
     }
@@ -250,4 +307,7 @@ public final class CheckpointCoordinator {
     public synchronized List<CheckpointStats> stats() {
         return List.copyOf(stats);
     }
+
+    /** A checkpoint asked for by a user, waiting for the one in progress to end. */
+    private record Request(boolean savepoint, CompletableFuture<CheckpointMetadata> future) {}
 }

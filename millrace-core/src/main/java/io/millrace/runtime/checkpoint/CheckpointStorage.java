@@ -27,7 +27,21 @@ public interface CheckpointStorage {
      * The newest complete checkpoint whose metadata and state files are intact. A corrupt or partial one
      * is skipped with a warning (through {@code warnings}) that names the damaged file.
      */
-    Optional<CheckpointMetadata> latest(Consumer<String> warnings) throws IOException;
+    default Optional<CheckpointMetadata> latest(Consumer<String> warnings) throws IOException {
+        return latest(Long.MIN_VALUE, warnings);
+    }
+
+    /** Like {@link #latest(Consumer)}, among the checkpoints with an id of at least {@code minId}. */
+    Optional<CheckpointMetadata> latest(long minId, Consumer<String> warnings) throws IOException;
+
+    /** Where savepoint {@code checkpointId}, committed by this instance, now is (a pointer for {@link #load}). */
+    Optional<String> savepointPointer(long checkpointId);
+
+    /** The savepoint the checkpoints here descend from, as last recorded; empty if none was. */
+    Optional<RestoreLineage> lineage() throws IOException;
+
+    /** Records (durably, replacing the previous one) the savepoint the checkpoints here descend from. */
+    void recordLineage(RestoreLineage lineage) throws IOException;
 
     /** A savepoint or checkpoint by its directory or metadata path; fails naming the path if it is not valid. */
     CheckpointMetadata load(String pointer) throws IOException;

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
  *     _metadata                          JSON, see {@link MetadataFormat}
  *     map-1-0.keyed                      state files, names from the caller made safe ({@link StateFileName})
  *   chk-12/                              in progress or abandoned: no _metadata (maybe _metadata.tmp)
+ *   _restored-from                       the {@link RestoreLineage}, once a job was started from a savepoint
  * &lt;savepointDirectory&gt;/
  *   savepoint-12-3f9a0c1e/               self-contained: _metadata and the state files, movable as a whole
  * </pre>
@@ -108,10 +109,33 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
     }
 
     @Override
-    public Optional<CheckpointMetadata> latest(Consumer<String> warnings) throws IOException {
+    public Optional<String> savepointPointer(long checkpointId) {
+        return savepointPath(checkpointId).map(Path::toString);
+    }
+
+    @Override
+    public Optional<RestoreLineage> lineage() throws IOException {
+        Path file = root.resolve(RestoreLineage.FILE);
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(RestoreLineage.parse(Files.readAllBytes(file)));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void recordLineage(RestoreLineage lineage) throws IOException {
+        DurableFiles.writeAtomically(root.resolve(RestoreLineage.FILE), lineage.toBytes());
+    }
+
+    @Override
+    public Optional<CheckpointMetadata> latest(long minId, Consumer<String> warnings) throws IOException {
         List<String> skipped = new ArrayList<>();
         List<CheckpointDirectory> directories = list();
-        for (int i = directories.size() - 1; i >= 0; i--) {
+        for (int i = directories.size() - 1; i >= 0 && directories.get(i).id() >= minId; i--) {
             CheckpointDirectory directory = directories.get(i);
             if (directory.isCommitPending()) {
                 skipped.add("checkpoint " + directory.id() + " is incomplete (" + directory.name() + "/"

@@ -42,7 +42,7 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
     private volatile String failedTask;
 
     JobAttempt(String jobName, int number, PhysicalPlan plan, KeyedStateBackendFactory backends, OperatorFactory operators,
-            CheckpointStorage storage, StateRestorer restorer) throws Exception {
+            CheckpointStorage storage, StateRestorer restorer, long lastUsedCheckpointId) throws Exception {
         this.jobName = jobName;
         this.number = number;
         PipelineConfig config = plan.logical().config();
@@ -57,7 +57,7 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
                 return t;
             });
             coordinator = new CheckpointCoordinator(config.checkpoints(), storage, jobName, config.maxParallelism(), taskCount,
-                    config.clock(), this, restorer == null ? latestOrNone(storage) : restorer.checkpointId());
+                    config.clock(), this, lastUsedCheckpointId);
             checkpointing = new TaskCheckpointing(config.checkpoints().mode(), storage, snapshotWriter, coordinator);
         } else {
             snapshotWriter = null;
@@ -66,11 +66,6 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
         }
         this.wired = new TaskWiring(plan, this, backends, operators, restorer).wire();
         this.running = new CountDownLatch(wired.tasks().size());
-    }
-
-    private static long latestOrNone(CheckpointStorage storage) throws java.io.IOException {
-        List<Long> done = storage.completed();
-        return done.isEmpty() ? -1 : done.get(done.size() - 1);
     }
 
     void start() {
@@ -95,6 +90,16 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
 
     boolean isDone() {
         return running.getCount() == 0;
+    }
+
+    /** Whether every task still running has been told that checkpoint {@code checkpointId} is complete and acted on it. */
+    boolean allNotified(long checkpointId) {
+        for (Task t : wired.tasks()) {
+            if (t.state() == Task.State.RUNNING && t.lastCompletedCheckpoint() < checkpointId) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Frees what the attempt holds once its tasks have stopped. Idempotent. */

@@ -34,9 +34,14 @@ public final class LocalExecutor implements PlanExecutor {
         PhysicalPlan physical = PhysicalPlan.of(plan);
         KeyedStateBackendFactory factory = backends != null ? backends : StateBackendProvider.resolve(plan.config());
         CheckpointStorage storage = null;
-        if (plan.config().checkpoints().enabled()) {
+        io.millrace.api.CheckpointConfig checkpoints = plan.config().checkpoints();
+        if (checkpoints.restoreFrom() != null && !checkpoints.enabled()) {
+            throw new IllegalArgumentException("option 'checkpoint restoreFrom' (" + checkpoints.restoreFrom()
+                    + ") needs a checkpoint directory: set CheckpointConfig.directory (option 'checkpoint directory')");
+        }
+        if (checkpoints.enabled()) {
             try {
-                storage = new LocalCheckpointStorage(plan.config().checkpoints().directory());
+                storage = new LocalCheckpointStorage(checkpoints.directory(), checkpoints.savepointDirectory());
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("checkpoint directory " + plan.config().checkpoints().directory()
                         + " cannot be used: " + e.getMessage(), e);

@@ -3,6 +3,7 @@ package io.millrace.runtime.local;
 import io.millrace.api.JobExecutionException;
 import io.millrace.api.JobHandle;
 import io.millrace.api.JobResult;
+import io.millrace.api.CheckpointConfig;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.RestartStrategy;
 import io.millrace.api.metrics.CheckpointMetrics;
@@ -13,6 +14,7 @@ import io.millrace.runtime.checkpoint.CheckpointStats;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
 import io.millrace.runtime.checkpoint.OperatorIds;
 import io.millrace.runtime.checkpoint.StateRestorer;
+import io.millrace.runtime.checkpoint.StartingPoint;
 import io.millrace.runtime.plan.OperatorFactory;
 import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
@@ -20,7 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +61,7 @@ final class LocalJob implements JobHandle {
     private volatile int restartCount;
     private long startNanos;
     private volatile JobResult result;
+    private long previousAttemptsLastId = -1; // supervisor thread only, after the first attempt
 
     LocalJob(String name, PhysicalPlan plan, KeyedStateBackendFactory backends, OperatorFactory operators, CheckpointStorage storage) {
         this.name = name;
@@ -85,17 +88,20 @@ final class LocalJob implements JobHandle {
     private JobAttempt newAttempt(int number) {
         try {
             StateRestorer restorer = null;
+            long lastUsedId = -1;
             if (storage != null) {
-                storage.retain(plan.logical().config().checkpoints().retained()); // clears what a crash left half-written
-                Optional<CheckpointMetadata> latest = storage.latest(w -> LOG.warn("job '{}': {}", name, w));
-                if (latest.isPresent()) {
-                    restorer = new StateRestorer(latest.get(), storage);
-                    restorer.checkCompatible(operatorIds(), plan.logical().config().maxParallelism(),
-                            plan.logical().config().checkpoints().allowNonRestoredState());
-                    LOG.info("job '{}' resumes from checkpoint {}", name, latest.get().checkpointId());
+                CheckpointConfig checkpoints = plan.logical().config().checkpoints();
+                storage.retain(checkpoints.retained()); // clears what a crash left half-written
+                StartingPoint start = StartingPoint.choose(storage, checkpoints.restoreFrom(), w -> LOG.warn("job '{}': {}", name, w));
+                // ids are never reused in one process: a checkpoint the previous attempt left in progress keeps its id
+                lastUsedId = Math.max(start.lastUsedId(), previousAttemptsLastId);
+                if (start.restore().isPresent()) {
+                    restorer = new StateRestorer(start.restore().get(), storage);
+                    restorer.checkCompatible(operatorIds(), plan.logical().config().maxParallelism(), checkpoints.allowNonRestoredState());
+                    LOG.info("job '{}' resumes from {}", name, start.description());
                 }
             }
-            return new JobAttempt(name, number, plan, backends, operators, storage, restorer);
+            return new JobAttempt(name, number, plan, backends, operators, storage, restorer, lastUsedId);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -164,6 +170,7 @@ final class LocalJob implements JobHandle {
     private synchronized void keepStats(JobAttempt attempt) {
         if (attempt.coordinator() != null) {
             pastCheckpoints.addAll(attempt.coordinator().stats());
+            previousAttemptsLastId = Math.max(previousAttemptsLastId, attempt.coordinator().lastTriggeredId());
         }
     }
 
@@ -214,12 +221,69 @@ final class LocalJob implements JobHandle {
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint() {
+    public CompletableFuture<Long> triggerCheckpoint() {
         JobAttempt a = current;
         if (a == null || a.coordinator() == null) {
-            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("checkpointing is off for job '" + name + "'"));
+            return CompletableFuture.failedFuture(new IllegalStateException("checkpointing is off for job '" + name + "'"));
         }
         return a.coordinator().triggerNow(false).thenApply(CheckpointMetadata::checkpointId);
+    }
+
+    @Override
+    public CompletableFuture<String> triggerSavepoint() {
+        JobAttempt a = current;
+        if (a == null || a.coordinator() == null) {
+            return noSavepoints();
+        }
+        return a.coordinator().triggerNow(true).thenApply(this::savepointPointer);
+    }
+
+    @Override
+    public CompletableFuture<String> stopWithSavepoint() {
+        JobAttempt a = current;
+        if (a == null || a.coordinator() == null) {
+            return noSavepoints();
+        }
+        CompletableFuture<String> stopped = new CompletableFuture<>();
+        a.coordinator().triggerSavepointBeforeStop().whenComplete((metadata, failure) -> {
+            if (failure != null) {
+                stopped.completeExceptionally(failure);
+                return;
+            }
+            // completions run under the coordinator's lock: wait for the sinks' commits on a thread of our own
+            Thread stopper = new Thread(() -> stopAfter(a, metadata, stopped), "millrace-" + name + "-stop");
+            stopper.setDaemon(true);
+            stopper.start();
+        });
+        return stopped;
+    }
+
+    /** Waits until every running task has committed savepoint {@code metadata}, cancels the job and waits for it to end. */
+    private void stopAfter(JobAttempt attempt, CheckpointMetadata metadata, CompletableFuture<String> stopped) {
+        try {
+            String pointer = savepointPointer(metadata);
+            while (!attempt.allNotified(metadata.checkpointId()) && !attempt.isDone()) {
+                LockSupport.parkNanos(this, 1_000_000L);
+            }
+            cancel();
+            done.await();
+            stopped.complete(pointer);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped.completeExceptionally(e);
+        } catch (RuntimeException e) {
+            stopped.completeExceptionally(e);
+        }
+    }
+
+    private String savepointPointer(CheckpointMetadata metadata) {
+        return storage.savepointPointer(metadata.checkpointId()).orElseThrow(() -> new IllegalStateException(
+                "savepoint " + metadata.checkpointId() + " of job '" + name + "' was committed but its directory is unknown"));
+    }
+
+    private CompletableFuture<String> noSavepoints() {
+        return CompletableFuture.failedFuture(new IllegalStateException("job '" + name + "' has no checkpoint directory:"
+                + " savepoints need one (set option 'checkpoint directory', CheckpointConfig.directory)"));
     }
 
     @Override

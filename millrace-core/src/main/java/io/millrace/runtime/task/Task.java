@@ -84,6 +84,11 @@ public abstract class Task implements Runnable {
         return state;
     }
 
+    /** The newest checkpoint whose completion this task has processed (its sinks committed), or -1. Any thread. */
+    public long lastCompletedCheckpoint() {
+        return lastCompletedCheckpoint;
+    }
+
     /** Queues an action for the task thread; it runs between batches. Thread-safe. */
     public void post(Runnable mail) {
         mailbox.add(mail);
@@ -219,10 +224,10 @@ public abstract class Task implements Runnable {
         if (checkpointId <= lastCompletedCheckpoint) {
             return;
         }
-        lastCompletedCheckpoint = checkpointId;
         for (ChainMember m : chain) {
             m.operator().notifyCheckpointComplete(checkpointId);
         }
+        lastCompletedCheckpoint = checkpointId; // after the sinks committed: stop-with-savepoint waits for this
     }
 
     /** Sends a completion notice to this task; safe from any thread. */
