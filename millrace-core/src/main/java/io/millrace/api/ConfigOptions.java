@@ -71,6 +71,17 @@ public final class ConfigOptions {
             null, "none", "A savepoint or checkpoint to start from; later starts resume from the newest checkpoint taken since (needs checkpoint.dir).",
             (c, v, all) -> c.checkpoints().restoreFrom(v));
 
+    public static final ConfigOption<String> STATE_BACKEND = ConfigOption.of("state.backend",
+            ConfigType.of("name", "heap, rocksdb (with millrace-rocksdb on the class path), or another registered backend",
+                    v -> {
+                        if (v.isBlank() || !v.trim().matches("[A-Za-z0-9_-]+")) {
+                            throw new IllegalArgumentException("not a backend name");
+                        }
+                        return v.trim();
+                    }),
+            "heap", "heap", "Where keyed state lives; an unknown name fails when the job starts, listing the backends available.",
+            (c, v, all) -> c.stateBackend(v));
+
     public static final ConfigOption<String> RESTART_STRATEGY = ConfigOption.of("restart.strategy",
             ConfigType.oneOf("none", "fixed-delay", "exponential-backoff"), "none", "none",
             "What a task failure does: none fails the job; the others restart it from the latest checkpoint.",
@@ -93,7 +104,7 @@ public final class ConfigOptions {
             PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, BUFFER_TIMEOUT,
             CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CHECKPOINT_TIMEOUT, CHECKPOINT_MIN_PAUSE, CHECKPOINT_RETAINED,
             CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE, CHECKPOINT_PERIODIC, CHECKPOINT_SAVEPOINT_DIR,
-            CHECKPOINT_RESTORE_FROM,
+            CHECKPOINT_RESTORE_FROM, STATE_BACKEND,
             RESTART_STRATEGY, RESTART_ATTEMPTS, RESTART_DELAY, RESTART_MAX_DELAY, RESTART_MULTIPLIER);
 
     private ConfigOptions() {}
