@@ -14,9 +14,11 @@ final class OutputRouter<T> implements Output<T> {
     private final Output<T>[] main;
     private final Map<OutputTag<?>, Output<Object>[]> sides;
     private final Output<?>[] all;
+    private final io.millrace.runtime.metrics.OperatorMetricGroup metrics;
 
     @SuppressWarnings("unchecked")
-    OutputRouter(List<Output<T>> main, Map<OutputTag<?>, List<Output<Object>>> sides) {
+    OutputRouter(List<Output<T>> main, Map<OutputTag<?>, List<Output<Object>>> sides, io.millrace.runtime.metrics.OperatorMetricGroup metrics) {
+        this.metrics = metrics;
         this.main = main.toArray(new Output[0]);
         this.sides = new java.util.HashMap<>();
         java.util.List<Output<?>> everyone = new java.util.ArrayList<>(main);
@@ -29,6 +31,7 @@ final class OutputRouter<T> implements Output<T> {
 
     @Override
     public void emit(T value, long timestamp) {
+        metrics.recordsOut++;
         for (Output<T> o : main) {
             o.emit(value, timestamp);
         }

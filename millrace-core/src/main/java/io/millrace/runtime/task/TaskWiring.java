@@ -210,12 +210,16 @@ public final class TaskWiring {
             Map<LogicalNode, OperatorMetricGroup> metrics) {
         List<Output<Object>> main = new ArrayList<>();
         Map<OutputTag<?>, List<Output<Object>>> sides = new LinkedHashMap<>();
-        for (Edge e : plan.outgoing(n)) {
+        List<Edge> edges = plan.outgoing(n);
+        boolean direct = edges.size() == 1 && edges.get(0).sideOutput() == null;
+        // records out are counted once per emitted record: by the single consumer, or else by the router
+        OperatorMetricGroup counter = direct ? metrics.get(n) : new OperatorMetricGroup(n.name(), subtask);
+        for (Edge e : edges) {
             Output<Object> o;
             if (e.chained()) {
-                o = new ChainedOutput<>((OneInputOperator<Object, ?>) ops.get(e.to()), metrics.get(n), metrics.get(e.to()));
+                o = new ChainedOutput<>((OneInputOperator<Object, ?>) ops.get(e.to()), counter, metrics.get(e.to()));
             } else {
-                o = new NetworkOutput<>(writers.get(e)[subtask], metrics.get(n));
+                o = new NetworkOutput<>(writers.get(e)[subtask], counter);
             }
             if (e.sideOutput() == null) {
                 main.add(o);
@@ -229,7 +233,7 @@ public final class TaskWiring {
         if (sides.isEmpty() && main.isEmpty()) {
             return new DiscardingOutput<>();
         }
-        return new OutputRouter<>(main, sides);
+        return new OutputRouter<>(main, sides, metrics.get(n));
     }
 
     @SuppressWarnings("unchecked")

@@ -53,6 +53,21 @@ class StatelessPipelineTest {
     }
 
     @Test
+    void operatorWithSeveralConsumers_countsEachEmittedRecordOnce() {
+        Pipeline p = Pipeline.create(new PipelineConfig().parallelism(2));
+        CollectSink<Integer> chained = new CollectSink<>();
+        CollectSink<Integer> rebalanced = new CollectSink<>();
+        DataStream<Integer> doubled = p.fromCollection(range(1000)).name("numbers").map(x -> x * 2).name("double");
+        doubled.sinkTo(chained);
+        doubled.rebalance().sinkTo(rebalanced);
+        JobResult result = p.execute("fan-out");
+        assertThat(chained.size()).isEqualTo(1000);
+        assertThat(rebalanced.size()).isEqualTo(1000);
+        assertThat(result.metrics().sum("double", m -> m.recordsOut())).isEqualTo(1000);
+        assertThat(result.metrics().sum("numbers", m -> m.recordsOut())).isEqualTo(1000);
+    }
+
+    @Test
     void union_ofTwoSources_deliversBoth() {
         Pipeline p = Pipeline.create(new PipelineConfig().parallelism(2));
         CollectSink<Integer> sink = new CollectSink<>();
