@@ -36,7 +36,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Simulator seed; the same seed gives the same events. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--rate", defaultValue = "20000", description = "Events per second (wall clock) over all machines. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--rate", defaultValue = "20000", description = "Sensor slots per second (wall clock) over all machines; stopped or silent machines report nothing, so fewer events arrive. Default: ${DEFAULT-VALUE}.")
     long rate;
 
     @Option(names = "--machines", defaultValue = "8", description = "Number of machines. Default: ${DEFAULT-VALUE}.")
