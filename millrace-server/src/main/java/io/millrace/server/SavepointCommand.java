@@ -59,6 +59,8 @@ final class SavepointCommand implements Callable<Integer> {
         Path control = ControlRequest.directoryOf(checkpointDir);
         ControlRequest request = new ControlRequest(stop ? ControlRequest.Kind.STOP_WITH_SAVEPOINT : ControlRequest.Kind.SAVEPOINT,
                 UUID.randomUUID().toString());
+        Thread withdrawOnExit = new Thread(() -> withdrawQuietly(request, control), "millrace-savepoint-withdraw");
+        Runtime.getRuntime().addShutdownHook(withdrawOnExit); // a request left behind by Ctrl-C must not reach a later job
         request.send(control);
         try {
             Optional<ControlResponse> response = awaitResponse(request, control);
@@ -74,6 +76,7 @@ final class SavepointCommand implements Callable<Integer> {
             out.println(response.get().path());
             return 0;
         } finally {
+            Runtime.getRuntime().removeShutdownHook(withdrawOnExit);
             request.withdraw(control);
             out.flush();
             err.flush();
@@ -89,6 +92,14 @@ final class SavepointCommand implements Callable<Integer> {
                 return response;
             }
             Thread.sleep(POLL_MILLIS);
+        }
+    }
+
+    private static void withdrawQuietly(ControlRequest request, Path control) {
+        try {
+            request.withdraw(control);
+        } catch (IOException e) {
+            System.err.println("millrace savepoint: could not delete request " + control.resolve(request.requestFileName()) + ": " + e);
         }
     }
 

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The job side of the control directory: finds {@link ControlRequest} files, asks the job for the
  * savepoint, and writes the {@link ControlResponse} when the savepoint is done (or has failed). A request
- * is acted on once per process: one seen before, or one that already has a response, is left alone.
+ * is acted on once per process: one seen before, or one that already has a response, is left alone; one
+ * written before the job started is deleted unread ({@link #discardEarlierRequests()}).
  * Responses whose request is gone (the requester gave up or has read them) are deleted.
  *
  * <p>Thread use: {@link #tick()} is called by the checkpoint coordinator's trigger thread, outside the
@@ -43,6 +44,25 @@ public final class ControlRequests {
     public ControlRequests(Path directory, JobHandle job) {
         this.directory = directory;
         this.job = job;
+    }
+
+    /**
+     * Deletes the requests already in the directory when the job starts: they were meant for an earlier job
+     * (their requester gave up or was killed) and must not stop this one. Called once, before the first tick.
+     */
+    public synchronized void discardEarlierRequests() {
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.toList()) {
+                if (ControlRequest.fromFileName(file.getFileName().toString()).isPresent()) {
+                    LOG.warn("job '{}': ignoring {}, written before the job started", job.jobName(), file);
+                    deleteQuietly(file);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            LOG.warn("cannot read the control directory {}: {}", directory, e.toString());
+        }
     }
 
     /** One tick of the trigger thread; every {@value #TICKS_PER_POLL}th looks at the directory. */

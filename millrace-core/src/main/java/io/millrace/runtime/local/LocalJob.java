@@ -83,6 +83,9 @@ final class LocalJob implements JobHandle {
     /** Starts the first attempt on the caller's thread, so that setup errors surface at once. */
     void start() {
         startNanos = clock.nanoTime();
+        if (control != null) {
+            control.discardEarlierRequests();
+        }
         JobAttempt first = newAttempt(0);
         current = first;
         first.start();

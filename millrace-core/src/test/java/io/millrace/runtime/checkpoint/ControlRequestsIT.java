@@ -89,11 +89,10 @@ class ControlRequestsIT {
     }
 
     @Test
-    void aRequestWithAResponseAlready_isNotActedOnAgain_andOrphanResponsesAreDeleted() throws Exception {
+    void requestsWrittenBeforeTheJobStarted_areDeletedUnread_andOrphanResponsesAreDeleted() throws Exception {
         Path control = Files.createDirectories(ControlRequest.directoryOf(dir.resolve("job")));
-        ControlRequest answered = new ControlRequest(ControlRequest.Kind.STOP_WITH_SAVEPOINT, "old");
-        answered.send(control);
-        Files.writeString(control.resolve(answered.responseFileName()), "status: ok\npath: /earlier\n");
+        ControlRequest earlier = new ControlRequest(ControlRequest.Kind.STOP_WITH_SAVEPOINT, "old");
+        earlier.send(control);
         Files.writeString(control.resolve("savepoint-gone.response"), "status: ok\npath: /x\n");
         start();
         ControlRequest fresh = new ControlRequest(ControlRequest.Kind.SAVEPOINT, "new");
@@ -101,8 +100,27 @@ class ControlRequestsIT {
 
         assertThat(awaitResponse(fresh, control).ok()).isTrue();
 
-        assertThat(job.isDone()).as("the old stop request was not acted on again").isFalse();
-        assertThat(answered.response(control)).contains(ControlResponse.success("/earlier"));
+        assertThat(job.isDone()).as("the earlier stop request was not acted on").isFalse();
+        assertThat(control.resolve(earlier.requestFileName())).doesNotExist();
+        assertThat(earlier.response(control)).isEmpty();
         assertThat(control.resolve("savepoint-gone.response")).doesNotExist();
+    }
+
+    @Test
+    void aRequestSentAgainAfterItsAnswer_isNotActedOnTwice() throws Exception {
+        start();
+        Path control = ControlRequest.directoryOf(dir.resolve("job"));
+        ControlRequest request = new ControlRequest(ControlRequest.Kind.SAVEPOINT, "once");
+        request.send(control);
+        String first = awaitResponse(request, control).path();
+        Files.delete(control.resolve(request.responseFileName()));
+
+        request.send(control);
+        ControlRequest probe = new ControlRequest(ControlRequest.Kind.SAVEPOINT, "probe");
+        probe.send(control);
+        awaitResponse(probe, control);
+
+        // the probe's savepoint was asked for no earlier than a second one for the resent request would have been
+        assertThat(request.response(control)).as("no second answer to %s (first: %s)", request, first).isEmpty();
     }
 }
