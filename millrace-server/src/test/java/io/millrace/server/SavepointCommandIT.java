@@ -116,6 +116,37 @@ class SavepointCommandIT {
     }
 
     @Test
+    void jobAnswersFailed_exitsOneWithTheJobsError() throws Exception {
+        Path checkpoints = Files.createDirectories(work.resolve("failing"));
+        Path control = checkpoints.resolve("control");
+        Thread fakeJob = new Thread(() -> {
+            try {
+                awaitUntil("a request", 10_000, () -> Files.isDirectory(control) && requestIn(control) != null);
+                Path request = requestIn(control);
+                String response = request.getFileName().toString().replace(".request", ".response");
+                Files.writeString(control.resolve(response + ".tmp"), "status: failed\nerror: checkpoint 7 abandoned: it did not complete within PT10M\n");
+                Files.move(control.resolve(response + ".tmp"), control.resolve(response), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        fakeJob.start();
+
+        int exit = run("savepoint", "--checkpoint-dir", checkpoints.toString(), "--timeout", "10s");
+        fakeJob.join(10_000);
+
+        assertThat(exit).isEqualTo(1);
+        assertThat(err.toString()).contains("the job could not take the savepoint: checkpoint 7 abandoned: it did not complete within PT10M");
+        assertThat(control).as("request and response withdrawn").isEmptyDirectory();
+    }
+
+    private static Path requestIn(Path control) throws IOException {
+        try (Stream<Path> files = Files.list(control)) {
+            return files.filter(f -> f.getFileName().toString().matches("savepoint-.*\\.request")).findFirst().orElse(null);
+        }
+    }
+
+    @Test
     void missingCheckpointDirectory_exitsOneAtOnce() {
         Path missing = work.resolve("nope");
         assertThat(run("savepoint", "--checkpoint-dir", missing.toString(), "--stop")).isEqualTo(1);
