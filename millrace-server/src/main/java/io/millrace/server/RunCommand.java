@@ -62,6 +62,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-interval", paramLabel = "DURATION", description = "Same as -D checkpoint.interval=DURATION, e.g. 10s.")
     String checkpointInterval;
 
+    @Option(names = "--restore-from", paramLabel = "PATH",
+            description = "Same as -D checkpoint.restore-from=PATH: starts from this savepoint or checkpoint (e.g. printed by 'millrace savepoint').")
+    String restoreFrom;
+
     @Option(names = "--restart", paramLabel = "STRATEGY", description = {
         "none, fixed-delay[:ATTEMPTS[:DELAY]] or exponential-backoff[:ATTEMPTS[:DELAY[:MAX-DELAY[:MULTIPLIER]]]],"
             + " e.g. fixed-delay:3:5s. Replaces all restart.* options of the file, properties and -D."})
@@ -112,6 +116,7 @@ final class RunCommand implements Callable<Integer> {
         v = flag(v, "parallelism", parallelism, "--parallelism");
         v = flag(v, "checkpoint.dir", checkpointDir, "--checkpoint-dir");
         v = flag(v, "checkpoint.interval", checkpointInterval, "--checkpoint-interval");
+        v = flag(v, "checkpoint.restore-from", restoreFrom, "--restore-from");
         if (restart != null) {
             v = v.without(k -> k.startsWith("restart.")).overlay(RestartFlag.parse(restart));
         }

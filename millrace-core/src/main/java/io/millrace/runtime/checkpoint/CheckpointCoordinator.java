@@ -62,6 +62,7 @@ public final class CheckpointCoordinator {
     private long finalId = -1;
     private boolean stopped;
     private Thread trigger;
+    private ControlRequests control;
 
     public CheckpointCoordinator(CheckpointConfig config, CheckpointStorage storage, String jobName, int maxParallelism,
             int expectedAcks, Clock clock, TaskGateway gateway, long restoredCheckpointId) {
@@ -74,6 +75,11 @@ public final class CheckpointCoordinator {
         this.gateway = gateway;
         this.lastId = Math.max(0, restoredCheckpointId);
         this.lastCompletedId = restoredCheckpointId;
+    }
+
+    /** Makes the trigger thread look for requests in a control directory too; call before {@link #start()}. */
+    public synchronized void watch(ControlRequests requests) {
+        this.control = requests;
     }
 
     /** Starts periodic triggering on a daemon thread. */
@@ -102,6 +108,10 @@ public final class CheckpointCoordinator {
     }
 
     private void triggerLoop() {
+        ControlRequests requests;
+        synchronized (this) {
+            requests = control;
+        }
         while (true) {
             synchronized (this) {
                 if (stopped) {
@@ -116,6 +126,9 @@ public final class CheckpointCoordinator {
                         && now - lastCompletionMillis >= config.minPause().toMillis()) {
                     startCheckpoint(now, false);
                 }
+            }
+            if (requests != null) {
+                requests.tick(); // outside this lock: it asks for savepoints through the job
             }
             LockSupport.parkNanos(this, TICK_NANOS);
         }

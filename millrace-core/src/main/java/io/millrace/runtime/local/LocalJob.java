@@ -12,12 +12,15 @@ import io.millrace.api.time.Clock;
 import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.CheckpointStats;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
+import io.millrace.runtime.checkpoint.ControlRequest;
+import io.millrace.runtime.checkpoint.ControlRequests;
 import io.millrace.runtime.checkpoint.OperatorIds;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.checkpoint.StartingPoint;
 import io.millrace.runtime.plan.OperatorFactory;
 import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -52,6 +55,7 @@ final class LocalJob implements JobHandle {
     private final CheckpointStorage storage;
     private final Clock clock;
     private final RestartStrategy restarts;
+    private final ControlRequests control;
     private final CountDownLatch done = new CountDownLatch(1);
     private final List<CheckpointStats> pastCheckpoints = new ArrayList<>();
     private volatile JobAttempt current;
@@ -72,11 +76,16 @@ final class LocalJob implements JobHandle {
         PipelineConfig config = plan.logical().config();
         this.clock = config.clock();
         this.restarts = config.restartStrategy();
+        Path directory = config.checkpoints().directory();
+        this.control = storage == null || directory == null ? null : new ControlRequests(ControlRequest.directoryOf(directory), this);
     }
 
     /** Starts the first attempt on the caller's thread, so that setup errors surface at once. */
     void start() {
         startNanos = clock.nanoTime();
+        if (control != null) {
+            control.discardEarlierRequests();
+        }
         JobAttempt first = newAttempt(0);
         current = first;
         first.start();
@@ -101,7 +110,11 @@ final class LocalJob implements JobHandle {
                     LOG.info("job '{}' resumes from {}", name, start.description());
                 }
             }
-            return new JobAttempt(name, number, plan, backends, operators, storage, restorer, lastUsedId);
+            JobAttempt attempt = new JobAttempt(name, number, plan, backends, operators, storage, restorer, lastUsedId);
+            if (control != null && attempt.coordinator() != null) {
+                attempt.coordinator().watch(control);
+            }
+            return attempt;
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -182,6 +195,7 @@ final class LocalJob implements JobHandle {
     @Override
     public JobResult await() throws InterruptedException {
         done.await();
+        awaitControlAnswers();
         return finish();
     }
 
@@ -190,7 +204,15 @@ final class LocalJob implements JobHandle {
         if (!done.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             return null;
         }
+        awaitControlAnswers();
         return finish();
+    }
+
+    /** Lets answers to control requests (a stop with savepoint) reach their files before a caller may exit the process. */
+    private void awaitControlAnswers() throws InterruptedException {
+        if (control != null) {
+            control.awaitAnswers();
+        }
     }
 
     private synchronized JobResult finish() {
