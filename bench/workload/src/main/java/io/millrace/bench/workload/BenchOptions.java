@@ -68,7 +68,7 @@ public final class BenchOptions implements java.io.Serializable {
     }
 
     /** Accepts 10000000, 10_000_000, 10M, 500k. */
-    static long parseCount(String v) {
+    public static long parseCount(String v) {
         String s = v.replace("_", "").toLowerCase(Locale.ROOT);
         long unit = 1;
         if (s.endsWith("k")) {
