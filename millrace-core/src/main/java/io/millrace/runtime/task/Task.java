@@ -68,6 +68,18 @@ public abstract class Task implements Runnable {
         }
     }
 
+    /** Loads state from a checkpoint; runs on the task thread before the operators open. */
+    @FunctionalInterface
+    interface StateRestore {
+        void restore() throws Exception;
+    }
+
+    private final List<StateRestore> restores = new ArrayList<>();
+
+    void addRestore(StateRestore restore) {
+        restores.add(restore);
+    }
+
     void addWriter(RecordWriter writer) {
         writers.add(writer);
     }
@@ -100,6 +112,10 @@ public abstract class Task implements Runnable {
         signal.bind(Thread.currentThread());
         state = State.RUNNING;
         try {
+            for (StateRestore r : restores) {
+                r.restore();
+            }
+            restores.clear();
             for (ChainMember m : chain) {
                 m.operator().open(m.context(), m.output());
             }

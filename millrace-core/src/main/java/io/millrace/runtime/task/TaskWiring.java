@@ -259,7 +259,9 @@ public final class TaskWiring {
             backend = backends.create(n.name(), range, maxP, clock);
             allBackends.add(backend);
             if (restorer != null) {
-                restorer.restoreKeyed(operatorId, backend, range);
+                KeyedStateBackend target = backend;
+                // read on the task's own thread when it starts: subtasks restore in parallel
+                tasks.get(plan.chainOf(n))[subtask].addRestore(() -> restorer.restoreKeyed(operatorId, target, range));
             }
         }
         boolean checkpointing = host.checkpointing() != null;
