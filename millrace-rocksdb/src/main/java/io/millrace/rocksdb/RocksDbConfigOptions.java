@@ -1,0 +1,31 @@
+package io.millrace.rocksdb;
+
+import io.millrace.api.ConfigOption;
+import io.millrace.api.ConfigOptionProvider;
+import io.millrace.api.ConfigType;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The RocksDB backend's settings as configuration keys, so that a config file, {@code -D} flags and
+ * {@code millrace.*} system properties can set them like the core options. They become state backend
+ * options of the pipeline ({@code PipelineConfig.stateBackendOption}), read when the backend is created.
+ */
+public final class RocksDbConfigOptions implements ConfigOptionProvider {
+    public static final ConfigOption<String> MANAGED_MEMORY = ConfigOption.of(RocksDbConfig.MANAGED_MEMORY_OPTION,
+            ConfigType.of("size", "a size such as 256mb, 1gb or a number of bytes", v -> {
+                RocksDbStateBackendProvider.bytes(RocksDbConfig.MANAGED_MEMORY_OPTION, v);
+                return v.trim();
+            }),
+            null, "256mb", "Memory shared by all RocksDB state of the process: block cache, write buffers, indexes and filters.",
+            (c, v, all) -> c.stateBackendOption(RocksDbConfig.MANAGED_MEMORY_OPTION, v));
+
+    public static final ConfigOption<Path> DIRECTORY = ConfigOption.of(RocksDbConfig.DIRECTORY_OPTION, ConfigType.path(),
+            null, "<tmpdir>/millrace-rocksdb", "Where the RocksDB instances of running operators keep their working files.",
+            (c, v, all) -> c.stateBackendOption(RocksDbConfig.DIRECTORY_OPTION, v.toString()));
+
+    @Override
+    public List<ConfigOption<?>> options() {
+        return List.of(MANAGED_MEMORY, DIRECTORY);
+    }
+}

@@ -1,0 +1,41 @@
+package io.millrace.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.api.ConfigException;
+import io.millrace.api.ConfigOptions;
+import io.millrace.api.ConfigValues;
+import io.millrace.api.PipelineConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RocksDbConfigOptionsTest {
+
+    @Test
+    void rocksDbKeys_areRegistered_andBecomeStateBackendOptions() {
+        assertThat(ConfigOptions.find("state.rocksdb.managed-memory")).isNotNull();
+        assertThat(ConfigOptions.find("state.rocksdb.directory")).isNotNull();
+        ConfigValues values = ConfigValues.parse(List.of(
+                "state.backend: rocksdb",
+                "state.rocksdb.managed-memory: 64mb",
+                "state.rocksdb.directory: /tmp/millrace-rocks-test"), "job.conf");
+        PipelineConfig config = ConfigOptions.apply(PipelineConfig.defaults(), values);
+        assertThat(config.stateBackend()).isEqualTo("rocksdb");
+        assertThat(config.stateBackendOptions())
+                .containsEntry("state.rocksdb.managed-memory", "64mb")
+                .containsEntry("state.rocksdb.directory", "/tmp/millrace-rocks-test");
+        RocksDbConfig rocks = RocksDbStateBackendProvider.configFrom(config.stateBackendOptions());
+        assertThat(rocks.managedMemoryBytes()).isEqualTo(64L << 20);
+    }
+
+    @Test
+    void badSize_isRefused_namingTheKeyAndTheAcceptedForm() {
+        ConfigValues values = ConfigValues.parse(List.of("state.rocksdb.managed-memory: lots"), "job.conf");
+        assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), values))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("state.rocksdb.managed-memory")
+                .hasMessageContaining("lots")
+                .hasMessageContaining("256mb");
+    }
+}
