@@ -23,9 +23,29 @@ public record CheckpointMetadata(
     }
 
     /**
-     * The state of one subtask: its keyed state (one file; {@code keyGroupOffsets[i]} is where key group
-     * {@code keyGroupStart + i} begins in it) and its operator state (a list of items that can be spread
-     * over another number of subtasks). Either may be null.
+     * The state of one subtask: its keyed state, either as one file of key-group sections
+     * ({@code keyedState}; {@code keyGroupOffsets[i]} is where key group {@code keyGroupStart + i} begins in
+     * it) or as the backend's own files ({@code nativeKeyedState}, an incremental checkpoint), and its
+     * operator state (a list of items that can be spread over another number of subtasks). Any may be null;
+     * a subtask has at most one form of keyed state.
      */
-    public record SubtaskSnapshot(int subtask, int keyGroupStart, long[] keyGroupOffsets, StateHandle keyedState, StateHandle operatorState) {}
+    public record SubtaskSnapshot(int subtask, int keyGroupStart, long[] keyGroupOffsets, StateHandle keyedState,
+            StateHandle operatorState, NativeKeyedState nativeKeyedState) {
+        public SubtaskSnapshot {
+            if (nativeKeyedState != null && (keyedState != null || nativeKeyedState.keyGroups().start() != keyGroupStart)) {
+                throw new IllegalArgumentException("subtask " + subtask + ": native keyed state must be the only keyed state and start at key group "
+                        + keyGroupStart);
+            }
+        }
+
+        /** A subtask whose keyed state, if any, is one file of key-group sections. */
+        public SubtaskSnapshot(int subtask, int keyGroupStart, long[] keyGroupOffsets, StateHandle keyedState, StateHandle operatorState) {
+            this(subtask, keyGroupStart, keyGroupOffsets, keyedState, operatorState, null);
+        }
+
+        /** Whether the subtask has keyed state in either form. */
+        public boolean hasKeyedState() {
+            return keyedState != null || nativeKeyedState != null;
+        }
+    }
 }

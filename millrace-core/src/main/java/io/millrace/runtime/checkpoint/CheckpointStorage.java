@@ -17,6 +17,27 @@ public interface CheckpointStorage {
     /** Opens a new state file of a checkpoint in progress; the handle is known once the writer is closed. */
     StateFileWriter createStateFile(long checkpointId, String name) throws IOException;
 
+    /**
+     * Opens a new file in the shared area, for the incremental checkpoint {@code checkpointId}: written once,
+     * then referenced by the metadata of every later checkpoint that still needs it (see
+     * {@link #reuseSharedFile}), and deleted by {@link #retain} or {@link #discard} once no complete
+     * checkpoint and no checkpoint in progress refers to it. {@code name} must be unique in the shared area
+     * (the writer fails if a file of that name exists). The default: this storage has no shared area.
+     */
+    default StateFileWriter createSharedFile(long checkpointId, String name) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no shared files (incremental checkpoints)");
+    }
+
+    /**
+     * Claims a shared file written for an earlier checkpoint for checkpoint {@code checkpointId}, which is in
+     * progress: from now on retention keeps it for this checkpoint too. False when the file is not in this
+     * storage's shared area any more (deleted, or written elsewhere): write it again. Thread-safe. The
+     * default: false.
+     */
+    default boolean reuseSharedFile(long checkpointId, StateHandle handle) throws IOException {
+        return false;
+    }
+
     /** Reads a state file back; the stream fails with an IOException naming the file if its checksum or size does not match. */
     InputStream openStateFile(StateHandle handle) throws IOException;
 

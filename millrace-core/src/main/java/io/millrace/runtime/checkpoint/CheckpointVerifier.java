@@ -35,6 +35,9 @@ final class CheckpointVerifier {
             metadata = MetadataFormat.read(bytes, name -> {
                 StateFileName.check(name);
                 return underRoot ? prefix + name : directory.resolve(name).toString();
+            }, name -> {
+                StateFileName.check(name);
+                return underRoot ? MetadataFormat.SHARED + "/" + name : sharedArea(directory).resolve(name).toString();
             });
         } catch (NoSuchFileException e) {
             throw new CheckpointFileDamagedException(metadataName, "missing", e);
@@ -64,6 +67,7 @@ final class CheckpointVerifier {
         }
     }
 
+    /** Every file a checkpoint needs, shared files of incremental checkpoints included. */
     static Set<StateHandle> handles(CheckpointMetadata metadata) {
         Set<StateHandle> handles = new LinkedHashSet<>();
         for (OperatorSnapshot operator : metadata.operators().values()) {
@@ -74,8 +78,19 @@ final class CheckpointVerifier {
                 if (subtask.operatorState() != null) {
                     handles.add(subtask.operatorState());
                 }
+                if (subtask.nativeKeyedState() != null) {
+                    for (NativeKeyedState.NativeFile f : subtask.nativeKeyedState().files()) {
+                        handles.add(f.handle());
+                    }
+                }
             }
         }
         return handles;
+    }
+
+    /** The shared area of the checkpoints next to {@code directory}: {@code shared/} in its parent. */
+    static Path sharedArea(Path directory) {
+        Path parent = directory.getParent();
+        return (parent == null ? directory : parent).resolve(MetadataFormat.SHARED);
     }
 }

@@ -8,11 +8,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checkpoints and savepoints in directories of the local file system.
@@ -23,6 +29,8 @@ import java.util.function.Consumer;
  *     _metadata                          JSON, see {@link MetadataFormat}
  *     map-1-0.keyed                      state files, names from the caller made safe ({@link StateFileName})
  *   chk-12/                              in progress or abandoned: no _metadata (maybe _metadata.tmp)
+ *   shared/                              files of incremental checkpoints, each written once and
+ *     op-0-5c1d…-000012.sst              referenced by the metadata of every checkpoint that needs it
  *   _restored-from                       the {@link RestoreLineage}, once a job was started from a savepoint
  * &lt;savepointDirectory&gt;/
  *   savepoint-12-3f9a0c1e/               self-contained: _metadata and the state files, movable as a whole
@@ -40,15 +48,25 @@ import java.util.function.Consumer;
  * the first time a checkpoint id is seen. A directory without metadata that this instance did not start is
  * left over from an earlier process: it is replaced when its id is started again and deleted by
  * {@link #retain}. Checkpoint ids must not be reused within one instance unless the id was discarded.
+ *
+ * <p>Shared files: a file in {@code shared/} is kept while the metadata of a complete checkpoint, or a
+ * checkpoint this instance has in progress ({@link #createSharedFile}, {@link #reuseSharedFile}), refers
+ * to it. {@link #retain} and {@link #discard} delete the others. The references are found by reading the
+ * complete checkpoints' metadata each time, so there is no count to get out of step: a crash between a
+ * commit and the deletion leaves files that the next {@code retain} deletes. When some complete
+ * checkpoint's metadata cannot be read, nothing shared is deleted.
  */
 public final class LocalCheckpointStorage implements CheckpointStorage {
     static final String CHECKPOINTS = "checkpoints";
+    private static final Logger LOG = LoggerFactory.getLogger(LocalCheckpointStorage.class);
 
     private final Path root;
     private final SavepointDirectory savepointDirectory;
     private final CheckpointVerifier verifier;
     private final Map<Long, CheckpointDirectory> started = new ConcurrentHashMap<>();
     private final Map<Long, Path> savepoints = new ConcurrentHashMap<>();
+    /** Shared files (handle paths) that checkpoints in progress refer to, by checkpoint id; guarded by {@code this}. */
+    private final Map<Long, Set<String>> sharedInUse = new HashMap<>();
 
     /** Checkpoints under {@code directory/checkpoints}, savepoints under {@code directory/savepoints}. */
     public LocalCheckpointStorage(Path directory) throws IOException {
@@ -84,6 +102,32 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
     }
 
     @Override
+    public StateFileWriter createSharedFile(long checkpointId, String name) throws IOException {
+        String fileName = StateFileName.of(name);
+        String handlePath = MetadataFormat.SHARED + "/" + fileName;
+        synchronized (this) {
+            start(checkpointId);
+            Files.createDirectories(root.resolve(MetadataFormat.SHARED));
+            sharedInUse.computeIfAbsent(checkpointId, id -> new HashSet<>()).add(handlePath);
+        }
+        return new LocalStateFileWriter(root.resolve(handlePath), handlePath);
+    }
+
+    @Override
+    public synchronized boolean reuseSharedFile(long checkpointId, StateHandle handle) throws IOException {
+        if (!isSharedPath(handle.path())) {
+            return false;
+        }
+        Path file = root.resolve(handle.path());
+        if (!Files.isRegularFile(file) || Files.size(file) != handle.size()) {
+            return false;
+        }
+        start(checkpointId);
+        sharedInUse.computeIfAbsent(checkpointId, id -> new HashSet<>()).add(handle.path());
+        return true;
+    }
+
+    @Override
     public InputStream openStateFile(StateHandle handle) throws IOException {
         return VerifyingStateInput.open(root.resolve(handle.path()), handle.path(), handle);
     }
@@ -95,7 +139,15 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
             throw new IOException("checkpoint " + metadata.checkpointId() + " is already complete: " + directory.metadataFile());
         }
         for (StateHandle handle : CheckpointVerifier.handles(metadata)) {
-            checkWritten(directory, handle);
+            if (metadata.savepoint() && isSharedPath(handle.path())) {
+                throw new IllegalArgumentException("savepoint " + metadata.checkpointId() + " refers to shared file " + handle.path()
+                        + ": savepoints must be self-contained");
+            }
+            if (isSharedPath(handle.path())) {
+                checkShared(metadata.checkpointId(), handle);
+            } else {
+                checkWritten(directory, handle);
+            }
         }
         byte[] content = MetadataFormat.write(metadata, handle -> handle.path().substring(directory.name().length() + 1));
         if (metadata.savepoint()) {
@@ -106,6 +158,7 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
             DurableFiles.syncDirectory(root);
         }
         started.remove(metadata.checkpointId());
+        sharedInUse.remove(metadata.checkpointId());
     }
 
     @Override
@@ -180,11 +233,8 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
 
     @Override
     public synchronized void discard(long checkpointId) throws IOException {
-        started.remove(checkpointId);
-        CheckpointDirectory directory = CheckpointDirectory.of(root, checkpointId);
-        // Metadata first: a crash half-way leaves an abandoned directory, not a complete one with files missing.
-        Files.deleteIfExists(directory.metadataFile());
-        DurableFiles.deleteTree(directory.path());
+        delete(checkpointId);
+        deleteUnreferencedSharedFiles();
     }
 
     @Override
@@ -196,13 +246,86 @@ public final class LocalCheckpointStorage implements CheckpointStorage {
         List<CheckpointDirectory> complete = directories.stream().filter(CheckpointDirectory::isComplete).toList();
         long newest = complete.isEmpty() ? Long.MIN_VALUE : complete.get(complete.size() - 1).id();
         for (int i = 0; i < complete.size() - count; i++) {
-            discard(complete.get(i).id());
+            delete(complete.get(i).id());
         }
         for (CheckpointDirectory directory : directories) {
             boolean abandoned = !directory.isComplete() && (directory.id() < newest || !started.containsKey(directory.id()));
             if (abandoned) {
-                discard(directory.id());
+                delete(directory.id());
             }
+        }
+        deleteUnreferencedSharedFiles();
+    }
+
+    /** Names of the files in the shared area, for tests and tools. */
+    public List<String> sharedFiles() throws IOException {
+        Path shared = root.resolve(MetadataFormat.SHARED);
+        if (!Files.isDirectory(shared)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(shared)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private void delete(long checkpointId) throws IOException {
+        started.remove(checkpointId);
+        sharedInUse.remove(checkpointId);
+        CheckpointDirectory directory = CheckpointDirectory.of(root, checkpointId);
+        // Metadata first: a crash half-way leaves an abandoned directory, not a complete one with files missing.
+        Files.deleteIfExists(directory.metadataFile());
+        DurableFiles.deleteTree(directory.path());
+    }
+
+    /** Deletes the shared files that no complete checkpoint and no checkpoint in progress refers to. */
+    private void deleteUnreferencedSharedFiles() throws IOException {
+        List<String> files = sharedFiles();
+        if (files.isEmpty()) {
+            return;
+        }
+        Set<String> referenced = new HashSet<>();
+        sharedInUse.values().forEach(referenced::addAll);
+        for (CheckpointDirectory directory : list()) {
+            if (!directory.isComplete()) {
+                continue;
+            }
+            CheckpointMetadata metadata;
+            try {
+                metadata = MetadataFormat.read(Files.readAllBytes(directory.metadataFile()), name -> name);
+            } catch (IOException e) {
+                LOG.warn("shared checkpoint files are kept: the metadata of checkpoint {} cannot be read ({})", directory.id(), e.getMessage());
+                return;
+            }
+            for (StateHandle handle : CheckpointVerifier.handles(metadata)) {
+                referenced.add(handle.path());
+            }
+        }
+        for (String name : files) {
+            String path = MetadataFormat.SHARED + "/" + name;
+            if (!referenced.contains(path)) {
+                Files.deleteIfExists(root.resolve(path));
+            }
+        }
+    }
+
+    private static boolean isSharedPath(String path) {
+        String prefix = MetadataFormat.SHARED + "/";
+        return path.startsWith(prefix) && path.indexOf('/', prefix.length()) < 0 && path.length() > prefix.length();
+    }
+
+    /** A shared file a checkpoint being committed refers to: written or claimed for it, and still of its size. */
+    private void checkShared(long checkpointId, StateHandle handle) throws IOException {
+        Set<String> inUse = sharedInUse.get(checkpointId);
+        if (inUse == null || !inUse.contains(handle.path())) {
+            throw new IOException("shared file " + handle.path() + " was neither written nor claimed for checkpoint " + checkpointId);
+        }
+        try {
+            long size = Files.size(root.resolve(handle.path()));
+            if (size != handle.size()) {
+                throw new IOException("shared file " + handle.path() + " has " + size + " bytes, its handle says " + handle.size());
+            }
+        } catch (NoSuchFileException e) {
+            throw new IOException("shared file " + handle.path() + " of checkpoint " + checkpointId + " does not exist", e);
         }
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.state.KeyGroupRange;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -27,11 +28,19 @@ import java.util.function.Function;
  * {@value #VERSION}, the checkpoint itself, and the SHA-256 of the checkpoint's compact JSON form, so
  * whitespace may change but no value can. Operators are written sorted by id, so the same checkpoint
  * always gives the same file. State files are named relative to the checkpoint's own directory, which
- * makes a savepoint directory self-contained. Stateless: safe to use from any thread.
+ * makes a savepoint directory self-contained. Shared files of incremental checkpoints
+ * ({@code nativeKeyedState}) are named relative to the shared area next to the checkpoint directories
+ * ({@value #SHARED}); their handles carry {@code shared/<name>}.
+ *
+ * <p>Versions: 1 has no {@code nativeKeyedState}; 2 adds it. A checkpoint without native keyed state (every
+ * savepoint) is still written as version 1, so older Millrace versions read it. Stateless: safe to use from
+ * any thread.
  */
 final class MetadataFormat {
     static final String FORMAT = "millrace-checkpoint";
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The shared area's directory under the checkpoint root, and the prefix of shared handles' paths. */
+    static final String SHARED = "shared";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Two spaces and "\n" on every platform, so the file is the same wherever it was written. */
@@ -42,8 +51,12 @@ final class MetadataFormat {
 
     private MetadataFormat() {}
 
-    /** Encodes {@code metadata}; {@code fileName} gives the name, inside the checkpoint directory, of a handle's file. */
+    /**
+     * Encodes {@code metadata}; {@code fileName} gives the name, inside the checkpoint directory, of a handle's
+     * file. Shared handles must carry {@code shared/<name>}.
+     */
     static byte[] write(CheckpointMetadata metadata, Function<StateHandle, String> fileName) {
+        boolean hasNative = false;
         ObjectNode body = COMPACT.createObjectNode();
         body.put("id", metadata.checkpointId());
         body.put("timestamp", metadata.timestamp());
@@ -76,11 +89,15 @@ final class MetadataFormat {
                 }
                 putHandle(st, "keyedState", subtask.keyedState(), fileName);
                 putHandle(st, "operatorState", subtask.operatorState(), fileName);
+                if (subtask.nativeKeyedState() != null) {
+                    putNative(st, subtask.nativeKeyedState(), fileName);
+                    hasNative = true;
+                }
             }
         }
         ObjectNode envelope = JSON.createObjectNode();
         envelope.put("format", FORMAT);
-        envelope.put("version", VERSION);
+        envelope.put("version", hasNative ? VERSION : 1);
         envelope.set("checkpoint", body);
         envelope.put("sha256", sha256(body));
         try {
@@ -90,11 +107,18 @@ final class MetadataFormat {
         }
     }
 
+    /** Like {@link #read(byte[], Function, Function)}, shared files' handles carrying {@code shared/<name>}. */
+    static CheckpointMetadata read(byte[] bytes, Function<String, String> handlePath) throws IOException {
+        return read(bytes, handlePath, name -> SHARED + "/" + name);
+    }
+
     /**
      * Decodes a {@code _metadata} file. {@code handlePath} turns a file name inside the checkpoint directory
-     * into the path its handle carries (and may reject the name). Fails with a message saying what is wrong.
+     * into the path its handle carries, {@code sharedPath} a name in the shared area (both may reject the
+     * name). Fails with a message saying what is wrong.
      */
-    static CheckpointMetadata read(byte[] bytes, Function<String, String> handlePath) throws IOException {
+    static CheckpointMetadata read(byte[] bytes, Function<String, String> handlePath, Function<String, String> sharedPath)
+            throws IOException {
         JsonNode envelope;
         try {
             envelope = JSON.readTree(bytes);
@@ -114,23 +138,26 @@ final class MetadataFormat {
             throw new IOException("checksum mismatch (the content was changed after it was written)");
         }
         try {
-            return decode(body, handlePath);
+            return decode(body, handlePath, sharedPath);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IOException("invalid content: " + e.getMessage(), e);
         }
     }
 
-    private static CheckpointMetadata decode(JsonNode body, Function<String, String> handlePath) throws IOException {
+    private static CheckpointMetadata decode(JsonNode body, Function<String, String> handlePath, Function<String, String> sharedPath)
+            throws IOException {
         Map<String, OperatorSnapshot> operators = new HashMap<>();
         for (JsonNode op : field(body, "operators", JsonNodeType.ARRAY)) {
             List<SubtaskSnapshot> subtasks = new ArrayList<>();
             for (JsonNode st : field(op, "subtasks", JsonNodeType.ARRAY)) {
+                int keyGroupStart = (int) number(st, "keyGroupStart");
                 subtasks.add(new SubtaskSnapshot(
                         (int) number(st, "subtask"),
-                        (int) number(st, "keyGroupStart"),
+                        keyGroupStart,
                         offsets(st.path("keyGroupOffsets")),
                         handle(st.path("keyedState"), handlePath),
-                        handle(st.path("operatorState"), handlePath)));
+                        handle(st.path("operatorState"), handlePath),
+                        nativeState(st.path("nativeKeyedState"), keyGroupStart, handlePath, sharedPath)));
             }
             String id = field(op, "id", JsonNodeType.STRING).asText();
             OperatorSnapshot previous = operators.put(id, new OperatorSnapshot(
@@ -159,16 +186,57 @@ final class MetadataFormat {
         node.put("crc32", String.format("%08x", handle.crc32()));
     }
 
+    private static void putNative(ObjectNode parent, NativeKeyedState state, Function<StateHandle, String> fileName) {
+        ObjectNode node = parent.putObject("nativeKeyedState");
+        node.put("backend", state.backend());
+        node.put("keyGroupEnd", state.keyGroups().end());
+        ArrayNode files = node.putArray("files");
+        for (NativeKeyedState.NativeFile f : state.files()) {
+            ObjectNode file = files.addObject();
+            file.put("name", f.name());
+            if (f.shared()) {
+                String prefix = SHARED + "/";
+                if (!f.handle().path().startsWith(prefix)) {
+                    throw new IllegalArgumentException("shared file " + f.handle().path() + " is not in the shared area");
+                }
+                file.put("shared", f.handle().path().substring(prefix.length()));
+            } else {
+                file.put("file", fileName.apply(f.handle()));
+            }
+            file.put("size", f.handle().size());
+            file.put("crc32", String.format("%08x", f.handle().crc32()));
+        }
+    }
+
+    private static NativeKeyedState nativeState(JsonNode node, int keyGroupStart, Function<String, String> handlePath,
+            Function<String, String> sharedPath) throws IOException {
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        List<NativeKeyedState.NativeFile> files = new ArrayList<>();
+        for (JsonNode f : field(node, "files", JsonNodeType.ARRAY)) {
+            boolean shared = f.has("shared");
+            String name = field(f, shared ? "shared" : "file", JsonNodeType.STRING).asText();
+            StateHandle handle = handle(f, shared ? sharedPath.apply(name) : handlePath.apply(name));
+            files.add(new NativeKeyedState.NativeFile(field(f, "name", JsonNodeType.STRING).asText(), handle, shared));
+        }
+        return new NativeKeyedState(field(node, "backend", JsonNodeType.STRING).asText(),
+                new KeyGroupRange(keyGroupStart, (int) number(node, "keyGroupEnd")), files);
+    }
+
     private static StateHandle handle(JsonNode node, Function<String, String> handlePath) throws IOException {
         if (node.isMissingNode() || node.isNull()) {
             return null;
         }
+        return handle(node, handlePath.apply(field(node, "file", JsonNodeType.STRING).asText()));
+    }
+
+    private static StateHandle handle(JsonNode node, String path) throws IOException {
         String crc = field(node, "crc32", JsonNodeType.STRING).asText();
         if (!crc.matches("[0-9a-fA-F]{8}")) {
             throw new IOException("crc32 '" + crc + "' is not 8 hex digits");
         }
-        return new StateHandle(
-                handlePath.apply(field(node, "file", JsonNodeType.STRING).asText()), number(node, "size"), Long.parseLong(crc, 16));
+        return new StateHandle(path, number(node, "size"), Long.parseLong(crc, 16));
     }
 
     private static long[] offsets(JsonNode node) throws IOException {

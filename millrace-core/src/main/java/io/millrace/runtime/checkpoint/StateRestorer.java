@@ -41,7 +41,7 @@ public final class StateRestorer {
         }
         Set<String> unmapped = new TreeSet<>();
         for (CheckpointMetadata.OperatorSnapshot op : metadata.operators().values()) {
-            boolean hasState = op.subtasks().stream().anyMatch(s -> s.keyedState() != null || s.operatorState() != null);
+            boolean hasState = op.subtasks().stream().anyMatch(s -> s.hasKeyedState() || s.operatorState() != null);
             if (hasState && !operatorIds.contains(op.operatorId())) {
                 unmapped.add(op.operatorId() + " ('" + op.name() + "')");
             }
@@ -63,11 +63,29 @@ public final class StateRestorer {
         return op == null ? -1 : op.parallelism();
     }
 
-    /** Loads every key group of {@code range} that the checkpoint holds for this operator into the backend. */
+    /**
+     * Loads every key group of {@code range} that the checkpoint holds for this operator into the backend:
+     * first the backend's own files of the old subtasks that overlap the range (incremental checkpoints),
+     * then key-group sections.
+     */
     public void restoreKeyed(String operatorId, KeyedStateBackend backend, KeyGroupRange range) throws Exception {
         CheckpointMetadata.OperatorSnapshot op = metadata.operators().get(operatorId);
         if (op == null) {
             return;
+        }
+        List<NativeKeyedState> nativeParts = new ArrayList<>();
+        for (CheckpointMetadata.SubtaskSnapshot s : op.subtasks()) {
+            NativeKeyedState n = s.nativeKeyedState();
+            if (n != null && n.keyGroups().start() <= range.end() && n.keyGroups().end() >= range.start()) {
+                nativeParts.add(n);
+            }
+        }
+        if (!nativeParts.isEmpty() && !backend.restoreNative(metadata.checkpointId(), nativeParts, storage)) {
+            throw new IllegalStateException("checkpoint " + metadata.checkpointId() + " holds the keyed state of operator '" + operatorId
+                    + "' as files of the " + nativeParts.get(0).backend() + " state backend (an incremental checkpoint), which "
+                    + backend.getClass().getSimpleName() + " cannot read: restore it with state.backend "
+                    + nativeParts.get(0).backend() + ", the backend that wrote it (a savepoint is a full snapshot, but it too"
+                    + " restores only into the backend that wrote it; a change of state backend needs a fresh start)");
         }
         for (CheckpointMetadata.SubtaskSnapshot s : op.subtasks()) {
             if (s.keyedState() == null) {

@@ -199,7 +199,7 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
     public void triggerSources(long checkpointId, long timestamp, boolean savepoint) {
         for (Task t : wired.tasks()) {
             if (t instanceof SourceTask s) {
-                s.triggerCheckpoint(checkpointId);
+                s.triggerCheckpoint(checkpointId, savepoint);
             }
         }
     }

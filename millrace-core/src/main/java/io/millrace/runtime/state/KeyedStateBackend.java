@@ -67,6 +67,28 @@ public interface KeyedStateBackend extends AutoCloseable {
     }
 
     /**
+     * Like {@link #snapshot(long)}, for a checkpoint or a savepoint. A backend with incremental checkpoints
+     * may return a {@link io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot} for a checkpoint; for a
+     * savepoint it must return a full snapshot of key-group sections, which is self-contained. The default
+     * takes {@link #snapshot(long)} either way.
+     */
+    default io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) throws Exception {
+        return snapshot(checkpointId);
+    }
+
+    /**
+     * Restores from the backend's own files (an incremental checkpoint): {@code parts} are the old subtasks'
+     * snapshots whose key groups overlap this backend's range, read through {@code storage}. Called, like
+     * {@link #restoreKeyGroup}, after construction and before the operator opens, on the task thread; key
+     * groups outside this backend's range are not restored. Returns false when this backend cannot read such
+     * files (the default); the caller then fails naming the checkpoint.
+     */
+    default boolean restoreNative(long checkpointId, java.util.List<io.millrace.runtime.checkpoint.NativeKeyedState> parts,
+            io.millrace.runtime.checkpoint.CheckpointStorage storage) throws Exception {
+        return false;
+    }
+
+    /**
      * Restores one key group of this backend's range from a section written by {@link #snapshot}
      * (possibly by a subtask of another parallelism). Called after construction and before the operator
      * opens; state and timer services created later by name pick up what was restored.

@@ -3,6 +3,8 @@ package io.millrace.runtime.task;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
+import io.millrace.runtime.checkpoint.NativeKeyedState;
+import io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.StateHandle;
 import io.millrace.runtime.checkpoint.SubtaskAck;
 import io.millrace.runtime.state.KeyGroupRange;
@@ -15,24 +17,59 @@ import java.util.List;
 
 /**
  * The asynchronous half of a subtask's snapshot: writes what the task thread captured (keyed snapshots
- * and operator-state items) to the checkpoint's state files, off the task thread.
+ * and operator-state items) to the checkpoint's state files, off the task thread. A native keyed snapshot
+ * (incremental) uploads the backend's files instead of writing key-group sections; the bytes it reports
+ * are those it wrote, not those it refers to.
  */
 final class SnapshotWriter {
     /** What the task thread captured of one operator. */
     record Captured(String operatorId, String name, int parallelism, int subtask, KeyGroupRange range,
-            KeyedStateSnapshot keyed, List<? extends Serializable> items) {}
+            KeyedStateSnapshot keyed, List<? extends Serializable> items) {
+        Captured withItems(List<? extends Serializable> operatorItems) {
+            return new Captured(operatorId, name, parallelism, subtask, range, keyed, operatorItems);
+        }
+    }
 
     private SnapshotWriter() {}
 
+    /** Writes every capture and releases every keyed snapshot, also those not reached when one fails. */
     static SubtaskAck write(CheckpointStorage storage, long checkpointId, List<Captured> captured, long syncNanos, long alignNanos)
             throws IOException {
+        try {
+            return writeAll(storage, checkpointId, captured, syncNanos, alignNanos);
+        } finally {
+            release(captured);
+        }
+    }
+
+    /** Releases the keyed snapshots of {@code captured} (idempotent), e.g. when they will not be written. */
+    static void release(List<Captured> captured) {
+        for (Captured c : captured) {
+            if (c.keyed() != null) {
+                c.keyed().release();
+            }
+        }
+    }
+
+    private static SubtaskAck writeAll(CheckpointStorage storage, long checkpointId, List<Captured> captured, long syncNanos,
+            long alignNanos) throws IOException {
         List<SubtaskAck.OperatorPart> parts = new ArrayList<>();
         long bytes = 0;
         for (Captured c : captured) {
             StateHandle keyed = null;
+            NativeKeyedState nativeKeyed = null;
             long[] offsets = null;
             int start = 0;
-            if (c.keyed() != null) {
+            if (c.keyed() instanceof NativeKeyedStateSnapshot n) {
+                start = c.range().start();
+                try {
+                    NativeKeyedStateSnapshot.Upload upload = n.upload(storage, checkpointId, c.operatorId() + "-" + c.subtask());
+                    nativeKeyed = upload.state();
+                    bytes += upload.bytesWritten();
+                } finally {
+                    n.release();
+                }
+            } else if (c.keyed() != null) {
                 start = c.range().start();
                 offsets = new long[c.range().size()];
                 try (CheckpointStorage.StateFileWriter w = storage.createStateFile(checkpointId, c.operatorId() + "-" + c.subtask() + ".keyed")) {
@@ -56,7 +93,7 @@ final class SnapshotWriter {
                 bytes += op.size();
             }
             parts.add(new SubtaskAck.OperatorPart(c.operatorId(), c.name(), c.parallelism(),
-                    new SubtaskSnapshot(c.subtask(), start, offsets, keyed, op)));
+                    new SubtaskSnapshot(c.subtask(), start, offsets, keyed, op, nativeKeyed)));
         }
         return new SubtaskAck(checkpointId, parts, syncNanos, alignNanos, bytes);
     }

@@ -37,11 +37,14 @@ public final class SourceTask extends Task {
         this.sourceParallelism = parallelism;
     }
 
-    /** Asks this source to snapshot its positions and send a barrier, between two reads. Thread-safe. */
-    public void triggerCheckpoint(long checkpointId) {
+    /**
+     * Asks this source to snapshot its positions and send a barrier (marked as a savepoint's when it is one),
+     * between two reads. Thread-safe.
+     */
+    public void triggerCheckpoint(long checkpointId, boolean savepoint) {
         post(() -> {
             try {
-                snapshot(checkpointId, true, 0);
+                snapshot(checkpointId, savepoint, true, 0);
             } catch (Exception e) {
                 throw new CheckpointFailure("source task " + this + " failed to snapshot checkpoint " + checkpointId, e);
             }

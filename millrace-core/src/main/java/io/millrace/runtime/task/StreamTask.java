@@ -120,6 +120,8 @@ final class StreamTask extends Task {
     }
 
     private long alignmentStart;
+    /** Whether the barrier being aligned is a savepoint's. */
+    private boolean alignedSavepoint;
 
     private void onBarrier(ControlElement.CheckpointBarrier barrier, InputGate.InputChannel in) throws Exception {
         TaskCheckpointing cp = host.checkpointing();
@@ -130,6 +132,7 @@ final class StreamTask extends Task {
         boolean first = barrier.checkpointId() > gate.checkpointId();
         if (first) {
             alignmentStart = clock.nanoTime();
+            alignedSavepoint = barrier.savepoint();
         }
         if (gate.onBarrier(in, barrier.checkpointId(), block)) {
             finishAlignment();
@@ -140,7 +143,7 @@ final class StreamTask extends Task {
         long id = gate.checkpointId();
         long alignment = clock.nanoTime() - alignmentStart;
         gate.alignmentDone();
-        snapshot(id, true, alignment);
+        snapshot(id, alignedSavepoint, true, alignment);
     }
 
     @Override

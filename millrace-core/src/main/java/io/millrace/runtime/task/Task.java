@@ -6,6 +6,7 @@ import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordWriter;
 import io.millrace.runtime.exchange.TaskCancelledException;
 import io.millrace.runtime.exchange.TaskSignal;
+import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.operator.SinkOperator;
@@ -215,7 +216,7 @@ public abstract class Task implements Runnable {
         TaskCheckpointing cp = host.checkpointing();
         if (cp != null) {
             finalCheckpoint = cp.coordinator().reserveFinalCheckpoint();
-            snapshot(finalCheckpoint, false, 0);
+            snapshot(finalCheckpoint, false, false, 0);
         }
         for (RecordWriter w : writers) {
             w.broadcastControl(ControlElement.EndOfInput.INSTANCE);
@@ -260,35 +261,49 @@ public abstract class Task implements Runnable {
     /**
      * The synchronous part of a checkpoint: captures the state of every operator of the chain (and, in
      * a source task, the reader's split positions), then sends the barrier downstream; the state files
-     * are written on the checkpoint writer thread, which then acknowledges to the coordinator.
+     * are written on the checkpoint writer thread, which then acknowledges to the coordinator. A savepoint
+     * asks the keyed state backends for full, self-contained snapshots.
      */
-    protected final void snapshot(long checkpointId, boolean sendBarrier, long alignmentNanos) throws Exception {
+    protected final void snapshot(long checkpointId, boolean savepoint, boolean sendBarrier, long alignmentNanos) throws Exception {
         TaskCheckpointing cp = host.checkpointing();
         long start = clock.nanoTime();
         List<SnapshotWriter.Captured> captured = new ArrayList<>();
-        captureSourceState(checkpointId, captured);
-        for (ChainMember m : chain) {
-            KeyedStateBackend backend = m.context().keyedStateBackend();
-            captured.add(new SnapshotWriter.Captured(m.operatorId(), m.context().operatorName(), m.context().parallelism(), subtask,
-                    backend == null ? null : backend.keyGroupRange(),
-                    backend == null ? null : backend.snapshot(checkpointId),
-                    m.operator().snapshotOperatorState(checkpointId)));
+        try {
+            captureSourceState(checkpointId, captured);
+            for (ChainMember m : chain) {
+                KeyedStateBackend backend = m.context().keyedStateBackend();
+                KeyedStateSnapshot keyed = backend == null ? null : backend.snapshot(checkpointId, savepoint);
+                // listed before the operator state is taken, so that it is released if that fails
+                captured.add(new SnapshotWriter.Captured(m.operatorId(), m.context().operatorName(), m.context().parallelism(), subtask,
+                        backend == null ? null : backend.keyGroupRange(), keyed, List.of()));
+                SnapshotWriter.Captured withItems = captured.get(captured.size() - 1).withItems(m.operator().snapshotOperatorState(checkpointId));
+                captured.set(captured.size() - 1, withItems);
+            }
+        } catch (Exception | Error e) {
+            SnapshotWriter.release(captured);
+            throw e;
         }
         long syncNanos = clock.nanoTime() - start;
         if (sendBarrier) {
-            ControlElement.CheckpointBarrier barrier = new ControlElement.CheckpointBarrier(checkpointId, clock.millis(), false);
+            ControlElement.CheckpointBarrier barrier = new ControlElement.CheckpointBarrier(checkpointId, clock.millis(), savepoint);
             for (RecordWriter w : writers) {
                 w.broadcastControl(barrier);
             }
         }
-        cp.asyncWriter().execute(() -> {
+        Runnable write = () -> {
             try {
                 cp.coordinator().acknowledge(SnapshotWriter.write(cp.storage(), checkpointId, captured, syncNanos, alignmentNanos));
             } catch (java.io.IOException | RuntimeException e) {
                 // the checkpoint cannot complete; it is abandoned at its timeout, the job goes on
                 org.slf4j.LoggerFactory.getLogger(Task.class).warn("task {}: writing checkpoint {} failed: {}", this, checkpointId, e.toString());
             }
-        });
+        };
+        try {
+            cp.asyncWriter().execute(write);
+        } catch (RuntimeException e) {
+            SnapshotWriter.release(captured);
+            throw e;
+        }
     }
 
     /** A source task adds its reader's positions. Default: nothing. */

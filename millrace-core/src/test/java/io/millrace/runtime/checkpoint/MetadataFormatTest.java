@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.state.KeyGroupRange;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -82,8 +83,30 @@ class MetadataFormatTest {
                 .hasMessageContaining("not valid JSON");
         assertThatThrownBy(() -> MetadataFormat.read("{\"a\": 1}".getBytes(StandardCharsets.UTF_8), UNDER_CHK_7))
                 .hasMessageContaining("not a Millrace checkpoint metadata file");
-        assertThatThrownBy(() -> MetadataFormat.read(json.replace("\"version\" : 1", "\"version\" : 2").getBytes(StandardCharsets.UTF_8), UNDER_CHK_7))
-                .hasMessageContaining("format version 2 is not supported");
+        assertThatThrownBy(() -> MetadataFormat.read(json.replace("\"version\" : 1", "\"version\" : 3").getBytes(StandardCharsets.UTF_8), UNDER_CHK_7))
+                .hasMessageContaining("format version 3 is not supported (this Millrace reads versions 1 to 2)");
+    }
+
+    static CheckpointMetadata incremental() {
+        NativeKeyedState files = new NativeKeyedState("rocksdb", new KeyGroupRange(64, 127), List.of(
+                new NativeKeyedState.NativeFile("000012.sst", new StateHandle("shared/counts-1-ab12-000012.sst", 5000, 0x1234L), true),
+                new NativeKeyedState.NativeFile("MANIFEST-000005", new StateHandle("chk-7/counts-1.MANIFEST-000005", 300, 7), false)));
+        SubtaskSnapshot subtask = new SubtaskSnapshot(1, 64, null, null, null, files);
+        return new CheckpointMetadata(7, 1, false, "job", 128, Map.of("counts", new OperatorSnapshot("counts", "counts", 2, List.of(subtask))));
+    }
+
+    @Test
+    void whenNativeKeyedStateIsWrittenAndRead_thenSharedAndPrivateFilesSurvive_asVersion2() throws IOException {
+        CheckpointMetadata original = incremental();
+
+        byte[] bytes = MetadataFormat.write(original, NAME_IN_DIRECTORY);
+        CheckpointMetadata read = MetadataFormat.read(bytes, UNDER_CHK_7);
+
+        assertThat(read).usingRecursiveComparison().isEqualTo(original);
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).contains("\"version\" : 2", "\"shared\" : \"counts-1-ab12-000012.sst\"",
+                "\"file\" : \"counts-1.MANIFEST-000005\"", "\"keyGroupEnd\" : 127");
+        assertThat(new String(MetadataFormat.write(sample(false), NAME_IN_DIRECTORY), StandardCharsets.UTF_8))
+                .as("without native keyed state the format stays version 1").contains("\"version\" : 1").doesNotContain("nativeKeyedState");
     }
 
     @Test
