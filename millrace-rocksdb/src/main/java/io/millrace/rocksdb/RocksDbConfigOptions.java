@@ -24,8 +24,12 @@ public final class RocksDbConfigOptions implements ConfigOptionProvider {
             null, "<tmpdir>/millrace-rocksdb", "Where the RocksDB instances of running operators keep their working files.",
             (c, v, all) -> c.stateBackendOption(RocksDbConfig.DIRECTORY_OPTION, v.toString()));
 
+    public static final ConfigOption<Boolean> INCREMENTAL = ConfigOption.of(RocksDbConfig.INCREMENTAL_OPTION, ConfigType.bool(),
+            null, "true", "Checkpoints upload only the RocksDB files that are new since the last one; savepoints are always full.",
+            (c, v, all) -> c.stateBackendOption(RocksDbConfig.INCREMENTAL_OPTION, v.toString()));
+
     @Override
     public List<ConfigOption<?>> options() {
-        return List.of(MANAGED_MEMORY, DIRECTORY);
+        return List.of(MANAGED_MEMORY, DIRECTORY, INCREMENTAL);
     }
 }

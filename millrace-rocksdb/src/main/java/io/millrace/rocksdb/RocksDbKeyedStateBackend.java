@@ -8,7 +8,9 @@ import io.millrace.rocksdb.KeyGroupRows.TimerPart;
 import io.millrace.rocksdb.serde.ByteWriter;
 import io.millrace.rocksdb.serde.TaggedSerializer;
 import io.millrace.rocksdb.serde.TypeDescription;
+import io.millrace.runtime.checkpoint.CheckpointStorage;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
+import io.millrace.runtime.checkpoint.NativeKeyedState;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
@@ -19,6 +21,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +44,13 @@ import java.util.function.Function;
  * its rows there (and in later snapshots) until it is created, which checks the kind and converts rows
  * if TTL was switched on or off since.
  *
+ * <p>Incremental checkpoints ({@link RocksDbConfig#incremental}, not savepoints): {@link #snapshot(long, boolean)}
+ * flushes the caches, records the {@link StoreLayout} and takes a native RocksDB checkpoint (hard links);
+ * the writer thread uploads only the SST files this backend has not uploaded before
+ * ({@link IncrementalSnapshot}). {@link #restoreNative} opens the checkpoint's files as the database when
+ * they hold exactly this backend's key groups, and otherwise copies the rows of the owned key groups out
+ * of a temporary database per old subtask.
+ *
  * <p>Lifecycle: OPEN → CLOSED; {@link #close} is idempotent, frees every native resource and deletes the
  * working directory. Single-threaded: only the task thread that owns the operator calls it (close may
  * come from another thread once that task has stopped).
@@ -55,7 +65,13 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final String operatorName;
     private final KeyGroupRange range;
     private final int maxParallelism;
-    private final RocksDbStore store;
+    private final RocksDbConfig config;
+    /** Replaced once, by a restore of a checkpoint's files before the operator opens. */
+    private RocksDbStore store;
+    /** SST files of this backend's database already in checkpoint storage. */
+    private final UploadedFiles uploaded = new UploadedFiles();
+    /** Makes the names of this backend's shared files unique. */
+    private final String instanceId = String.format("%016x", new SecureRandom().nextLong());
     private final RocksDbStateStore stateStore = new RocksDbStateStore(this);
     private final Map<String, Registered> states = new LinkedHashMap<>();
     private final List<StateColumn> ttlColumns = new ArrayList<>();
@@ -86,6 +102,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         this.range = range;
         this.maxParallelism = maxParallelism;
         this.clock = clock;
+        this.config = config;
         this.store = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
                 SharedMemory.acquire(config.managedMemoryBytes()));
     }
@@ -333,18 +350,102 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     public KeyedStateSnapshot snapshot(long checkpointId) {
         requireOpen();
         flushNamespaced(false);
+        return new RocksDbSnapshot(store, range, store.view(), stateParts(), timerParts());
+    }
+
+    /**
+     * A savepoint, or a checkpoint with incremental checkpoints off: a full snapshot ({@link #snapshot(long)}).
+     * Otherwise an incremental one: the caches are flushed, the states' layout is stored in the metadata
+     * column, and a native RocksDB checkpoint (memtables flushed, files hard-linked) is taken; the writer
+     * thread uploads what is new.
+     */
+    @Override
+    public KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) {
+        if (savepoint || !config.incremental()) {
+            return snapshot(checkpointId);
+        }
+        requireOpen();
+        flushNamespaced(false);
+        StoreLayout.of(stateParts(), timerParts()).writeTo(store.meta());
+        Path local = store.checkpoint("chk-" + checkpointId + "-" + instanceId);
+        return new IncrementalSnapshot(local, range, uploaded, instanceId);
+    }
+
+    /**
+     * Restores the files of an incremental checkpoint. One old subtask with exactly this backend's key
+     * groups: its files become this backend's database (fast path), and count as uploaded. Otherwise, for
+     * each old subtask, its files are opened as a temporary database, the rows of the key groups this
+     * backend owns are copied, and the temporary database is closed and deleted. Only before any state or
+     * timer service is created; restored states then wait to be claimed like those of full snapshots.
+     */
+    @Override
+    public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, CheckpointStorage storage) throws IOException {
+        requireOpen();
+        for (NativeKeyedState part : parts) {
+            if (!part.backend().equals(RocksDbStateBackendProvider.NAME)) {
+                return false;
+            }
+        }
+        if (!states.isEmpty() || !timerServices.isEmpty()) {
+            throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' restores checkpoint " + checkpointId
+                    + " after states were created: restore before the operator opens");
+        }
+        boolean untouched = restored.unclaimedNames().isEmpty();
+        if (parts.size() == 1 && parts.get(0).keyGroups().equals(range) && untouched) {
+            NativeKeyedState part = parts.get(0);
+            RocksDbStore opened = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
+                    SharedMemory.acquire(config.managedMemoryBytes()), NativeRestore.download(part, storage));
+            RocksDbStore empty = store;
+            store = opened;
+            empty.close();
+            StoreLayout layout = StoreLayout.readFrom(store.meta(), NativeRestore.describe(checkpointId, part));
+            for (StoreLayout.State s : layout.states()) {
+                restored.beginState(s.name(), s.kind(), s.ttl());
+            }
+            for (String service : layout.timerServices()) {
+                restored.beginTimers(service);
+            }
+            uploaded.adopt(part);
+            return true;
+        }
+        for (NativeKeyedState part : parts) {
+            int from = Math.max(part.keyGroups().start(), range.start());
+            int to = Math.min(part.keyGroups().end(), range.end());
+            if (from > to) {
+                continue;
+            }
+            try (RocksDbStore old = RocksDbStore.open(config.baseDirectory(), "restore-" + directoryPrefix(operatorName, part.keyGroups()),
+                    SharedMemory.acquire(config.managedMemoryBytes()), NativeRestore.download(part, storage))) {
+                NativeRestore.copyRows(old, StoreLayout.readFrom(old.meta(), NativeRestore.describe(checkpointId, part)), from, to, restored);
+            }
+        }
+        return true;
+    }
+
+    /** Every state, restored ones not created yet included, as a snapshot sees it. */
+    private List<StatePart> stateParts() {
         List<StatePart> stateParts = new ArrayList<>(states.size());
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             StateColumn c = e.getValue().column;
             stateParts.add(new StatePart(e.getKey(), e.getValue().kind, c.hasTtl(), c.bytes()));
         }
         restored.addUnclaimedStates(stateParts);
+        return List.copyOf(stateParts);
+    }
+
+    /** Every timer service, restored ones not created yet included. */
+    private List<TimerPart> timerParts() {
         List<TimerPart> timerParts = new ArrayList<>(timerServices.size());
         for (RocksTimerService<?> t : timerServices) {
             timerParts.add(new TimerPart(t.name(), timerIndex(t.name())));
         }
         restored.addUnclaimedTimers(timerParts);
-        return new RocksDbSnapshot(store, range, store.view(), List.copyOf(stateParts), List.copyOf(timerParts));
+        return List.copyOf(timerParts);
+    }
+
+    /** SST files this backend's incremental snapshots will not upload again; for tests. */
+    int uploadedFileCount() {
+        return uploaded.size();
     }
 
     /**

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The {@code rocksdb} state backend for {@link PipelineConfig#stateBackend(String)}. Its options, all
  * under {@code state.rocksdb.}: {@value RocksDbConfig#MANAGED_MEMORY_OPTION} (a size such as {@code 256mb},
- * {@code 1gb} or a number of bytes) and {@value RocksDbConfig#DIRECTORY_OPTION} (a path). Options of
+ * {@code 1gb} or a number of bytes), {@value RocksDbConfig#DIRECTORY_OPTION} (a path) and
+ * {@value RocksDbConfig#INCREMENTAL_OPTION} ({@code true} or {@code false}). Options of
  * other backends are left to them.
  */
 public final class RocksDbStateBackendProvider implements StateBackendProvider {
@@ -39,11 +40,20 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
             switch (option) {
                 case RocksDbConfig.MANAGED_MEMORY_OPTION -> config = config.withManagedMemoryBytes(bytes(option, value));
                 case RocksDbConfig.DIRECTORY_OPTION -> config = config.withBaseDirectory(Path.of(value));
+                case RocksDbConfig.INCREMENTAL_OPTION -> config = config.withIncremental(bool(option, value));
                 default -> throw new IllegalArgumentException("unknown RocksDB option '" + option + "'; accepted: "
-                        + RocksDbConfig.MANAGED_MEMORY_OPTION + ", " + RocksDbConfig.DIRECTORY_OPTION);
+                        + RocksDbConfig.MANAGED_MEMORY_OPTION + ", " + RocksDbConfig.DIRECTORY_OPTION + ", " + RocksDbConfig.INCREMENTAL_OPTION);
             }
         }
         return config;
+    }
+
+    /** true or false, in any case. */
+    static boolean bool(String option, String value) {
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new IllegalArgumentException("option '" + option + "' must be true or false, was '" + value + "'");
     }
 
     /** A size: digits with an optional unit b, kb, mb or gb (case-insensitive, binary multiples). */

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,19 +16,23 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.InfoLogLevel;
+import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
 
 /**
- * One RocksDB instance in its own working directory: the bytes store under a backend. Column families
- * are created on demand, one per state or timer service; the default column family holds metadata.
+ * One RocksDB instance in its own working directory: the bytes store under a backend. The database lives
+ * in {@code db/} of the working directory, native checkpoints for incremental snapshots in
+ * {@code snapshots/}. Column families are created on demand, one per state or timer service; the default
+ * column family holds metadata. A store opened on existing database files (a restore) opens all of theirs.
  * Memory comes from the process-wide {@link SharedMemory}. Writes skip the write-ahead log: the working
  * directory never outlives the backend, and durability will come from checkpoints.
  *
@@ -38,6 +43,9 @@ import org.rocksdb.WriteOptions;
  * on another thread once the task stopped, and {@link StoreView}s are read on a snapshot writer thread.
  */
 final class RocksDbStore implements AutoCloseable {
+    private static final String DATABASE = "db";
+    private static final String SNAPSHOTS = "snapshots";
+
     private final Path directory;
     private final SharedMemory memory;
     private final BloomFilter filter;
@@ -55,7 +63,13 @@ final class RocksDbStore implements AutoCloseable {
     private int readers;
     private volatile boolean closing;
 
-    private RocksDbStore(Path directory, SharedMemory memory) throws RocksDBException {
+    /** Puts the files of an existing database into an empty directory. */
+    @FunctionalInterface
+    interface DatabaseFiles {
+        void copyInto(Path database) throws IOException;
+    }
+
+    private RocksDbStore(Path directory, SharedMemory memory, boolean existing) throws RocksDBException {
         this.directory = directory;
         this.memory = memory;
         this.filter = new BloomFilter(10, false);
@@ -82,15 +96,30 @@ final class RocksDbStore implements AutoCloseable {
         this.reads = new ReadOptions();
         this.scans = new ReadOptions().setFillCache(false);
         List<ColumnFamilyHandle> opened = new ArrayList<>(1);
+        String path = directory.resolve(DATABASE).toString();
         try {
-            this.db = RocksDB.open(dbOptions, directory.toString(),
-                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions)), opened);
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, columnOptions));
+            if (existing) {
+                try (Options listing = new Options()) {
+                    for (byte[] name : RocksDB.listColumnFamilies(listing, path)) {
+                        if (!Arrays.equals(name, RocksDB.DEFAULT_COLUMN_FAMILY)) {
+                            descriptors.add(new ColumnFamilyDescriptor(name, columnOptions));
+                        }
+                    }
+                }
+            }
+            this.db = RocksDB.open(dbOptions, path, descriptors, opened);
         } catch (RocksDBException | RuntimeException e) {
             closeOptions();
             throw e;
         }
         handles.addAll(opened);
         this.meta = new BytesColumn("metadata", this, opened.get(0));
+        for (int i = 1; i < opened.size(); i++) {
+            String name = new String(opened.get(i).getName(), StandardCharsets.UTF_8);
+            columns.put(name, new BytesColumn(name, this, opened.get(i)));
+        }
     }
 
     /**
@@ -98,6 +127,15 @@ final class RocksDbStore implements AutoCloseable {
      * On failure nothing stays open and the directory is gone.
      */
     static RocksDbStore open(Path base, String prefix, SharedMemory memory) {
+        return open(base, prefix, memory, null);
+    }
+
+    /**
+     * Opens a store in a new directory under {@code base} on the database that {@code files} puts into its
+     * database directory (a fresh database when null). Takes over {@code memory}: on failure nothing stays
+     * open, the memory is released and the directory is gone.
+     */
+    static RocksDbStore open(Path base, String prefix, SharedMemory memory, DatabaseFiles files) {
         Path dir;
         try {
             dir = WorkingDirectories.create(base, prefix);
@@ -107,11 +145,39 @@ final class RocksDbStore implements AutoCloseable {
                     + " (option " + RocksDbConfig.DIRECTORY_OPTION + ")", e);
         }
         try {
-            return new RocksDbStore(dir, memory);
+            Files.createDirectory(dir.resolve(DATABASE));
+            if (files != null) {
+                files.copyInto(dir.resolve(DATABASE));
+            }
+            return new RocksDbStore(dir, memory, files != null);
+        } catch (IOException e) {
+            memory.release();
+            deleteRecursively(dir);
+            throw new UncheckedIOException("cannot put the RocksDB files into " + dir + ": " + e.getMessage(), e);
         } catch (RocksDBException | RuntimeException e) {
             memory.release();
             deleteRecursively(dir);
             throw new StateStorageException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Takes a native checkpoint into a new directory under {@code snapshots/}: memtables are flushed, and
+     * the live files are hard-linked (the small manifest and options files copied). The files never change
+     * afterwards, whatever the database does. Task thread; the caller deletes the directory.
+     */
+    Path checkpoint(String name) {
+        Path target = directory.resolve(SNAPSHOTS).resolve(name);
+        try {
+            deleteRecursively(target);
+            Files.createDirectories(target.getParent());
+            try (Checkpoint checkpoint = Checkpoint.create(db())) {
+                checkpoint.createCheckpoint(target.toString());
+            }
+            return target;
+        } catch (IOException | RocksDBException e) {
+            deleteRecursively(target);
+            throw new StateStorageException("cannot take a RocksDB checkpoint into " + target + ": " + e.getMessage(), e);
         }
     }
 
