@@ -2,9 +2,13 @@ package io.millrace.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.CrashLoop;
+import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Core's exactly-once crash loop with keyed state and windows on RocksDB: the child JVM is killed with
  * SIGKILL 20 times and restarted from its checkpoint directory; the committed output has every result
- * exactly once, and no RocksDB working directory is left behind by the killed processes.
+ * exactly once, no RocksDB working directory is left behind by the killed processes, and the shared files of
+ * the incremental checkpoints are exactly those the retained checkpoints refer to.
  */
 class RocksDbCrashLoopIT {
     @TempDir
@@ -27,5 +32,16 @@ class RocksDbCrashLoopIT {
             assertThat(left).as("working directories after the last run").isEmpty();
         }
         assertThat(Files.readString(dir.resolve("job.log"))).contains("FINISHED");
+        LocalCheckpointStorage storage = new LocalCheckpointStorage(dir.resolve("checkpoints"));
+        Set<String> referenced = new HashSet<>();
+        for (long id : storage.completed()) {
+            CheckpointMetadata metadata = storage.load(storage.checkpointRoot().resolve("chk-" + id).toString());
+            metadata.operators().values().forEach(op -> op.subtasks().stream().filter(s -> s.nativeKeyedState() != null)
+                    .forEach(s -> s.nativeKeyedState().files().stream().filter(f -> f.shared())
+                            .forEach(f -> referenced.add(f.handle().path().substring("shared/".length())))));
+        }
+        assertThat(referenced).as("shared files of the retained incremental checkpoints").isNotEmpty();
+        assertThat(storage.sharedFiles()).as("shared files left after 20 kills: exactly the referenced ones")
+                .containsExactlyInAnyOrderElementsOf(referenced);
     }
 }

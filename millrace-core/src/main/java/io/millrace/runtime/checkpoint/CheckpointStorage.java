@@ -70,10 +70,16 @@ public interface CheckpointStorage {
     /** Ids of complete checkpoints, oldest first. */
     List<Long> completed() throws IOException;
 
-    /** Deletes the files of a checkpoint (complete or abandoned). Savepoints are never deleted by retention. */
+    /**
+     * Deletes the files of a checkpoint (complete or abandoned), then the shared files no complete checkpoint
+     * and no checkpoint in progress refers to any more. Savepoints are never deleted by retention.
+     */
     void discard(long checkpointId) throws IOException;
 
-    /** Keeps the newest {@code count} complete checkpoints and deletes older ones and abandoned partial ones. */
+    /**
+     * Keeps the newest {@code count} complete checkpoints and deletes older ones and abandoned partial ones, then
+     * the shared files that neither a remaining complete checkpoint nor a checkpoint in progress refers to.
+     */
     void retain(int count) throws IOException;
 
     /** An output stream for one state file; {@link #closeAndGetHandle} finishes it. */

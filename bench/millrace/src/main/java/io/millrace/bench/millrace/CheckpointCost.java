@@ -35,12 +35,16 @@ import java.util.stream.Stream;
  * <li>{@code --part state}: {@link KeyedCounts} with {@code --keys} keys of {@code --pad} bytes each; once every key
  *     holds state, the used heap it adds and {@code --checkpoints} requested checkpoints (duration, bytes, longest
  *     alignment and synchronous pause) while the input keeps running;</li>
- * <li>{@code --part recovery}: see {@link RecoveryTime}.</li>
+ * <li>{@code --part recovery}: see {@link RecoveryTime};</li>
+ * <li>{@code --part rocksdb} (not part of {@code all}): full against incremental checkpoints of the RocksDB
+ *     backend, and the restore time of each, see {@link IncrementalCost}.</li>
  * </ul>
  *
- * Options: {@code --part all|throughput|state|recovery} (all), {@code --events} per throughput run (15 M),
+ * Options: {@code --part all|throughput|state|recovery|rocksdb} (all), {@code --events} per throughput run (15 M),
  * {@code --rounds} (2), {@code --keys} (8 M), {@code --pad} (64), {@code --checkpoints} (3), {@code --child-heap}
- * (6g, the recovery child's -Xmx). Run with enough heap for the state part (-Xmx6g).
+ * (6g, the recovery child's -Xmx); for the rocksdb part {@code --incremental both|true|false} (both),
+ * {@code --rate} events per second (0: unlimited) and {@code --pause-ms} between checkpoints (1000). Run with enough
+ * heap for the state part (-Xmx6g).
  */
 public final class CheckpointCost {
     static final int PARALLELISM = 2;
@@ -65,11 +69,16 @@ public final class CheckpointCost {
         if (part.equals("all") || part.equals("recovery")) {
             RecoveryTime.measure(BenchOptions.parseCount(o.get("keys")), Integer.parseInt(o.get("pad")), o.get("child-heap"), out);
         }
+        if (part.equals("rocksdb")) {
+            IncrementalCost.measure(BenchOptions.parseCount(o.get("keys")), Integer.parseInt(o.get("pad")), Double.parseDouble(o.get("rate")),
+                    Integer.parseInt(o.get("checkpoints")), Long.parseLong(o.get("pause-ms")), o.get("incremental"), out);
+        }
     }
 
     static Map<String, String> options(String... args) {
         Map<String, String> o = new LinkedHashMap<>(Map.of("part", "all", "events", "15M", "rounds", "2", "keys", "8M", "pad", "64",
                 "checkpoints", "3", "child-heap", "6g"));
+        o.putAll(Map.of("incremental", "both", "rate", "0", "pause-ms", "1000"));
         for (int k = 0; k + 1 < args.length; k += 2) {
             String name = args[k].replaceFirst("^--", "");
             if (!o.containsKey(name)) {

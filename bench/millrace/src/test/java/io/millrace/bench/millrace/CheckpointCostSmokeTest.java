@@ -23,4 +23,18 @@ class CheckpointCostSmokeTest {
         assertThat(lines).filteredOn(l -> l.contains("part=recovery")).singleElement()
                 .satisfies(l -> assertThat(l).contains("restart_to_first_correct_ms=").doesNotContain("sample_count=1 "));
     }
+
+    @Test
+    void rocksDbPart_onTinySizes_printsFullAndIncrementalFigures_andRestoresCorrectly() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CheckpointCost.run(CheckpointCost.options("--part", "rocksdb", "--keys", "5k", "--checkpoints", "2", "--pause-ms", "50"),
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        for (String mode : List.of("full", "incremental")) {
+            assertThat(lines).filteredOn(l -> l.contains("mode=" + mode) && l.contains("referenced_bytes=")).hasSize(2)
+                    .allSatisfy(l -> assertThat(l).doesNotContain("written_bytes=0 "));
+            assertThat(lines).filteredOn(l -> l.contains("mode=" + mode) && l.contains("restore_to_first_correct_ms=")).hasSize(1);
+        }
+    }
 }
