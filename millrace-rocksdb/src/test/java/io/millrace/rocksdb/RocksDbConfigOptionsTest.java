@@ -8,6 +8,7 @@ import io.millrace.api.ConfigOptions;
 import io.millrace.api.ConfigValues;
 import io.millrace.api.PipelineConfig;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RocksDbConfigOptionsTest {
@@ -27,6 +28,17 @@ class RocksDbConfigOptionsTest {
                 .containsEntry("state.rocksdb.directory", "/tmp/millrace-rocks-test");
         RocksDbConfig rocks = RocksDbStateBackendProvider.configFrom(config.stateBackendOptions());
         assertThat(rocks.managedMemoryBytes()).isEqualTo(64L << 20);
+    }
+
+    @Test
+    void incrementalKey_isOnByDefault_andFalseTurnsFullCheckpointsOn() {
+        assertThat(ConfigOptions.find("state.rocksdb.incremental").defaultText()).isEqualTo("true");
+        assertThat(RocksDbConfig.defaults().incremental()).isTrue();
+        PipelineConfig config = ConfigOptions.apply(PipelineConfig.defaults(),
+                ConfigValues.parse(List.of("state.rocksdb.incremental: FALSE"), "job.conf"));
+        assertThat(RocksDbStateBackendProvider.configFrom(config.stateBackendOptions()).incremental()).isFalse();
+        assertThatThrownBy(() -> RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.INCREMENTAL_OPTION, "sometimes")))
+                .hasMessageContaining("state.rocksdb.incremental").hasMessageContaining("true or false");
     }
 
     @Test
