@@ -24,11 +24,7 @@ import java.util.List;
 final class SnapshotWriter {
     /** What the task thread captured of one operator. */
     record Captured(String operatorId, String name, int parallelism, int subtask, KeyGroupRange range,
-            KeyedStateSnapshot keyed, List<? extends Serializable> items) {
-        Captured withItems(List<? extends Serializable> operatorItems) {
-            return new Captured(operatorId, name, parallelism, subtask, range, keyed, operatorItems);
-        }
-    }
+            KeyedStateSnapshot keyed, List<? extends Serializable> items) {}
 
     private SnapshotWriter() {}
 

@@ -273,11 +273,17 @@ public abstract class Task implements Runnable {
             for (ChainMember m : chain) {
                 KeyedStateBackend backend = m.context().keyedStateBackend();
                 KeyedStateSnapshot keyed = backend == null ? null : backend.snapshot(checkpointId, savepoint);
-                // listed before the operator state is taken, so that it is released if that fails
+                List<? extends java.io.Serializable> items;
+                try {
+                    items = m.operator().snapshotOperatorState(checkpointId);
+                } catch (Exception | Error e) {
+                    if (keyed != null) {
+                        keyed.release();
+                    }
+                    throw e;
+                }
                 captured.add(new SnapshotWriter.Captured(m.operatorId(), m.context().operatorName(), m.context().parallelism(), subtask,
-                        backend == null ? null : backend.keyGroupRange(), keyed, List.of()));
-                SnapshotWriter.Captured withItems = captured.get(captured.size() - 1).withItems(m.operator().snapshotOperatorState(checkpointId));
-                captured.set(captured.size() - 1, withItems);
+                        backend == null ? null : backend.keyGroupRange(), keyed, items));
             }
         } catch (Exception | Error e) {
             SnapshotWriter.release(captured);
