@@ -29,7 +29,7 @@ public final class ClassVersions {
     public static URLClassLoader compile(Map<String, String> sources) {
         try {
             Path dir = Files.createTempDirectory("millrace-class-version");
-            List<String> args = new ArrayList<>(List.of("-d", dir.toString(), "--release", "17"));
+            List<String> args = new ArrayList<>(List.of("-d", dir.toString(), "--release", "17", "-proc:none", "-g:none", "-implicit:none"));
             for (Map.Entry<String, String> s : sources.entrySet()) {
                 Path file = dir.resolve("src").resolve(s.getKey().replace('.', '/') + ".java");
                 Files.createDirectories(file.getParent());

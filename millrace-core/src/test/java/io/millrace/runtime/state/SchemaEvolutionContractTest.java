@@ -147,4 +147,24 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
             return null;
         });
     }
+
+    @Test
+    public void whenTheStateIsCreatedBeforeTheRestore_thenAnIncompatibleChangeFailsTheRestoreItself() throws Exception {
+        Image image = writeV1();
+
+        withContextLoader(V3, () -> {
+            KeyedStateBackend b = backend(ALL, 128, clock);
+            b.stateStore().getState(new ValueStateDescriptor<>("latest"));
+            assertThatThrownBy(() -> {
+                for (int g = 0; g < ALL.size(); g++) {
+                    int at = (int) image.offsets[g];
+                    b.restoreKeyGroup(g, new DataInputStream(new ByteArrayInputStream(image.bytes, at, image.bytes.length - at)));
+                }
+            })
+                    .isInstanceOf(StateSchemaException.class)
+                    .hasMessageContaining("state 'latest'")
+                    .hasMessageContaining("field 'count'");
+            return null;
+        });
+    }
 }
