@@ -167,4 +167,26 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
             return null;
         });
     }
+
+    @Test
+    public void whenTheIncompatibleStateIsRenamed_thenTheJobStarts_andTheOldStateIsCarriedUndecoded() throws Exception {
+        Image image = writeV1();
+
+        Image carried = withContextLoader(V3, () -> {
+            KeyedStateBackend b = restore(image);
+            ValueState<Object> renamed = b.stateStore().getState(new ValueStateDescriptor<>("latest-v3"));
+            b.setCurrentKey("press-1");
+            assertThat(renamed.value()).isNull();
+            b.setCurrentKey(null);
+            return snapshot(b);
+        });
+
+        withContextLoader(V1, () -> {
+            KeyedStateBackend b = restore(carried);
+            ValueState<Object> latest = b.stateStore().getState(new ValueStateDescriptor<>("latest"));
+            b.setCurrentKey("press-1");
+            assertThat(component(latest.value(), "count")).isEqualTo(7);
+            return null;
+        });
+    }
 }

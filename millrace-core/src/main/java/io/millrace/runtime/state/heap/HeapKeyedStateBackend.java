@@ -328,7 +328,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             RestoredState r = restoredStates.remove(e.getKey());
             if (r != null) {
-                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis());
+                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis(), operatorName);
             }
         }
         for (HeapTimerService<?> service : timerServices) {
@@ -397,7 +397,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         StateTable table = tableFactory.get();
         RestoredState restored = restoredStates.get(name);
         if (restored != null) {
-            restored.adoptInto(table, kind, clock.millis());
+            restored.adoptInto(table, kind, clock.millis(), operatorName);
             restoredStates.remove(name);
         }
         Object state = factory.apply(table);

@@ -76,11 +76,11 @@ final class KeyGroupSection {
             }
         }
         for (RestoredState s : contents.unclaimedStates) {
-            List<RestoredState.Entry> entries = s.entries(keyGroup);
-            Codec codec = Codec.forWriting(shapes, s.name);
-            writeStateHeader(body, s.name, s.kind, s.ttl, entries.size());
-            for (RestoredState.Entry e : entries) {
-                writeEntry(body, codec, s.name, s.kind, s.ttl, e.key(), e.value(), e.expiry());
+            List<RestoredState.Chunk> chunks = s.chunks(keyGroup);
+            writeStateHeader(body, s.name, s.kind, s.ttl, chunks.stream().mapToInt(RestoredState.Chunk::count).sum());
+            for (RestoredState.Chunk c : chunks) {
+                shapes.addAll(c.shapes());
+                body.write(c.bytes(), c.from(), c.to() - c.from());
             }
         }
         body.writeVarInt(contents.timerServices.size() + contents.unclaimedTimers.size());
@@ -188,10 +188,10 @@ final class KeyGroupSection {
     }
 
     /**
-     * Reads the section of {@code keyGroup} into {@code states} (by name) and {@code timers} (by service
-     * name). Fails when the stream holds another group's section or no section at all, and with
-     * {@link io.millrace.runtime.state.serde.StateSchemaException} naming the state and {@code operator}
-     * (null when unknown) when stored values cannot be read with the classes as they are now.
+     * Reads the section of {@code keyGroup} into {@code states} (by name; entries stay encoded until
+     * {@link #decode}) and {@code timers} (by service name). Fails when the stream holds another group's
+     * section or no section at all, and with {@link io.millrace.runtime.state.serde.StateSchemaException}
+     * naming the service and {@code operator} (null when unknown) when a timer's key cannot be read.
      */
     static void read(DataInputStream in, int keyGroup, String operator, Map<String, RestoredState> states,
             Map<String, Map<Integer, List<RestoredTimer>>> timers) throws IOException {
@@ -227,9 +227,11 @@ final class KeyGroupSection {
             }
             Codec codec = Codec.forReading(shapes, "state '" + name + "'", operator, loader);
             int keys = body.readVarInt();
+            int from = body.position();
             for (int k = 0; k < keys; k++) {
-                readEntry(body, codec, keyGroup, state);
+                skipEntry(body, codec, state);
             }
+            state.add(keyGroup, new RestoredState.Chunk(shapes, bytes, from, body.position(), keys));
         }
         int serviceCount = body.readVarInt();
         for (int i = 0; i < serviceCount; i++) {
@@ -252,20 +254,51 @@ final class KeyGroupSection {
         }
     }
 
-    private static void readEntry(ByteReader in, Codec codec, int keyGroup, RestoredState state) {
-        Object key = codec.keys.read(in);
+    private static void skipEntry(ByteReader in, Codec codec, RestoredState state) {
+        codec.keys.skip(in);
         if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
-            int n = in.readVarInt();
-            HashMap<Object, Object> map = new HashMap<>(n * 4 / 3 + 1);
-            for (int i = 0; i < n; i++) {
-                Object inner = codec.keys.read(in);
-                Object value = codec.values.read(in);
-                map.put(inner, state.ttl && state.kind.equals(MAP) ? new Stamped(value, in.readLong()) : value);
+            for (int i = in.readVarInt(); i > 0; i--) {
+                codec.keys.skip(in);
+                codec.values.skip(in);
+                if (state.ttl && state.kind.equals(MAP)) {
+                    in.skip(8);
+                }
             }
-            state.add(keyGroup, key, map, Long.MAX_VALUE);
             return;
         }
-        Object value = codec.values.read(in);
-        state.add(keyGroup, key, value, state.ttl ? in.readLong() : Long.MAX_VALUE);
+        codec.values.skip(in);
+        if (state.ttl) {
+            in.skip(8);
+        }
+    }
+
+    /** Receives one decoded entry; {@code expiry} only with TTL on a non-map state. */
+    interface EntryConsumer {
+        void accept(Object key, Object value, long expiry);
+    }
+
+    /**
+     * Decodes the entries of a restored chunk with the classes as they are now; map and namespaced
+     * states give a HashMap per key ({@link Stamped} values for a map state with TTL).
+     */
+    static void decode(RestoredState state, RestoredState.Chunk chunk, String operator, EntryConsumer action) {
+        Codec codec = Codec.forReading(chunk.shapes(), "state '" + state.name + "'", operator, StateSerializer.userClassLoader());
+        ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
+        for (int k = 0; k < chunk.count(); k++) {
+            Object key = codec.keys.read(in);
+            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
+                int n = in.readVarInt();
+                HashMap<Object, Object> map = new HashMap<>(n * 4 / 3 + 1);
+                for (int i = 0; i < n; i++) {
+                    Object inner = codec.keys.read(in);
+                    Object value = codec.values.read(in);
+                    map.put(inner, state.ttl && state.kind.equals(MAP) ? new Stamped(value, in.readLong()) : value);
+                }
+                action.accept(key, map, Long.MAX_VALUE);
+            } else {
+                Object value = codec.values.read(in);
+                action.accept(key, value, state.ttl ? in.readLong() : Long.MAX_VALUE);
+            }
+        }
     }
 }

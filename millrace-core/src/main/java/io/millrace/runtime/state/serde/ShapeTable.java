@@ -26,6 +26,13 @@ public final class ShapeTable implements ShapeDictionary {
         return shapes.get(id);
     }
 
+    /** Adds every shape of {@code other}. */
+    public void addAll(ShapeTable other) {
+        for (StoredShape s : other.shapes.values()) {
+            written(s, null);
+        }
+    }
+
     /** Number of shapes held. */
     public int size() {
         return shapes.size();
