@@ -8,9 +8,10 @@ import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 
 /**
- * A record class as it is now: its {@link StoredShape}, component kinds, typed accessors (primitive
- * components are read without boxing) and canonical constructor, looked up once per class. Immutable and
- * shared by all serializers.
+ * A record class, or a plain class written field by field ({@link PlainClass}), as it is now: its
+ * {@link StoredShape}, component kinds, typed accessors (primitive components are read without boxing) and
+ * how to build an instance (a record's canonical constructor; a plain class's no-argument constructor, then
+ * its fields set), looked up once per class. Immutable and shared by all serializers.
  */
 final class RecordShape {
     private static final ClassValue<RecordShape> SHAPES = new ClassValue<>() {
@@ -26,12 +27,38 @@ final class RecordShape {
     /** Per component: a {@link Primitives} kind, {@link Primitives#REF} for references. */
     final byte[] kinds;
     private final MethodHandle[] getters;
+    /** A record's canonical constructor (spread over an Object[]), or a plain class's no-argument one. */
     private final MethodHandle constructor;
+    /** A plain class's field setters, (Object, Object)void; null for a record. */
+    private final MethodHandle[] setters;
 
     private RecordShape(Class<?> type) {
         this.type = type;
-        this.stored = StoredShape.ofRecord(type);
+        this.stored = StoredShape.ofFields(type);
         this.id = stored.id();
+        if (!type.isRecord()) {
+            java.lang.reflect.Field[] fields = PlainClass.fields(type);
+            this.kinds = new byte[fields.length];
+            this.getters = new MethodHandle[fields.length];
+            this.setters = new MethodHandle[fields.length];
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                for (int i = 0; i < fields.length; i++) {
+                    Class<?> t = fields[i].getType();
+                    kinds[i] = Primitives.kindOf(t);
+                    getters[i] = lookup.unreflectGetter(fields[i]).asType(MethodType.methodType(t.isPrimitive() ? t : Object.class, Object.class));
+                    setters[i] = lookup.unreflectSetter(fields[i]).asType(MethodType.methodType(void.class, Object.class, Object.class));
+                }
+                Constructor<?> c = type.getDeclaredConstructor();
+                c.setAccessible(true);
+                this.constructor = lookup.unreflectConstructor(c).asType(MethodType.methodType(Object.class));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                throw new IllegalArgumentException("cannot serialize class " + type.getName()
+                        + ": its fields or no-argument constructor are not accessible (" + e + ")", e);
+            }
+            return;
+        }
+        this.setters = null;
         RecordComponent[] components = type.getRecordComponents();
         this.kinds = new byte[components.length];
         this.getters = new MethodHandle[components.length];
@@ -89,14 +116,21 @@ final class RecordShape {
         }
     }
 
-    /** A new instance from the component values in declaration order (primitives boxed). */
+    /** A new instance from the component (field) values in declaration order (primitives boxed). */
     Object construct(Object[] values) {
         try {
+            if (setters != null) {
+                Object instance = constructor.invokeExact();
+                for (int i = 0; i < setters.length; i++) {
+                    setters[i].invokeExact(instance, values[i]);
+                }
+                return instance;
+            }
             return constructor.invokeExact(values);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
-            throw new IllegalStateException("constructing record " + type.getName() + " failed", t);
+            throw new IllegalStateException("constructing " + stored.label() + " " + type.getName() + " failed", t);
         }
     }
 }

@@ -35,7 +35,7 @@ final class ShapeReader {
 
     ShapeReader(StoredShape stored) {
         this.stored = stored;
-        this.storedKinds = new byte[stored.kind() == StoredShape.Kind.RECORD ? stored.size() : 0];
+        this.storedKinds = new byte[stored.kind() != StoredShape.Kind.ENUM ? stored.size() : 0];
         for (int i = 0; i < storedKinds.length; i++) {
             storedKinds[i] = Primitives.kindOfName(stored.type(i));
         }
@@ -156,9 +156,11 @@ final class ShapeReader {
     }
 
     private void bindRecord(Class<?> type, ClassLoader loader, boolean strict, String context) {
-        if (!type.isRecord()) {
-            throw new StateSchemaException(context, "class " + type.getName() + " was a record when the state was written and is not one now",
-                    "Keep it a record, " + RENAME);
+        boolean record = stored.kind() == StoredShape.Kind.RECORD;
+        if (record ? !type.isRecord() : !PlainClass.is(type)) {
+            String was = record ? "a record" : "a plain class written field by field";
+            throw new StateSchemaException(context, "class " + type.getName() + " was " + was + " when the state was written and is not one now",
+                    "Keep it " + was + (record ? "" : " (concrete, a no-argument constructor, no final fields)") + ", " + RENAME);
         }
         target = RecordShape.of(type);
         direct = target.id == stored.id() && target.stored.equals(stored);
@@ -183,7 +185,7 @@ final class ShapeReader {
                 if (now.name(j).equals(stored.name(i))) {
                     slots[i] = j;
                     found[j] = true;
-                    conversions[i] = conversion(type, stored.name(i), stored.type(i), now.type(j), loader, context);
+                    conversions[i] = conversion(stored.label() + " " + type.getName(), stored.name(i), stored.type(i), now.type(j), loader, context);
                 }
             }
         }
@@ -194,7 +196,7 @@ final class ShapeReader {
     }
 
     /** How a component's stored value becomes its current type; fails when it cannot. */
-    private static byte conversion(Class<?> record, String field, String storedType, String currentType,
+    private static byte conversion(String owner, String field, String storedType, String currentType,
             ClassLoader loader, String context) {
         if (storedType.equals(currentType)) {
             return NO_CONVERSION;
@@ -207,7 +209,7 @@ final class ShapeReader {
         if (from == Primitives.REF && to == Primitives.REF && isSupertype(currentType, storedType, loader)) {
             return NO_CONVERSION;
         }
-        throw new StateSchemaException(context, "field '" + field + "' of record " + record.getName() + " was stored as "
+        throw new StateSchemaException(context, "field '" + field + "' of " + owner + " was stored as "
                 + storedType + " and is now " + currentType + ", which stored values cannot be converted to"
                 + " (allowed: added or removed fields, widening such as int -> long or float -> double, boxing)",
                 "Keep the field's old type (add a field with the new type instead), " + RENAME);
@@ -229,7 +231,7 @@ final class ShapeReader {
         try {
             return Class.forName(name, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new StateSchemaException(context, (isEnum() ? "enum " : "record ") + name
+            throw new StateSchemaException(context, stored.label() + " " + name
                     + " is not on the class path any more, and stored values hold it",
                     "Keep the class (its fields may change), " + RENAME);
         }

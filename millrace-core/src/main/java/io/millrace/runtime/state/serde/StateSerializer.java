@@ -19,7 +19,8 @@ import java.util.Map;
  * records (components in order, primitives untagged, recursively), {@code ArrayList}, {@code LinkedList},
  * {@code ArrayDeque}, {@code HashSet}, {@code LinkedHashSet}, {@code TreeSet}, {@code HashMap},
  * {@code LinkedHashMap}, {@code TreeMap} (natural order) and the JDK's immutable collections (their
- * class survives; other JDK list, set and map wrappers come back as ArrayList, HashSet, HashMap). Any
+ * class survives; other JDK list, set and map wrappers come back as ArrayList, HashSet, HashMap), and
+ * plain classes with a no-argument constructor, field by field like records ({@link PlainClass}). Any
  * other {@link Serializable} value goes through Java serialization, and evolves by its rules
  * ({@code serialVersionUID}); anything else is refused with {@link IllegalArgumentException}.
  *
@@ -73,6 +74,9 @@ public final class StateSerializer {
     private final IntMap<ShapeReader> readers = new IntMap<>();
     private final IntMap<Boolean> reported = new IntMap<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
+    /** Plain-class objects being written, one inside the other: a cycle would never end. */
+    private int plainDepth;
+    private static final int MAX_PLAIN_DEPTH = 1_000;
 
     private StateSerializer(boolean canonical, ShapeDictionary shapes, String use, ClassLoader loader, String context) {
         this.canonical = canonical;
@@ -188,7 +192,24 @@ public final class StateSerializer {
             for (Object item : items) {
                 write(item, out);
             }
-        } else if (!collections.write(value, c, out)) {
+        } else if (collections.write(value, c, out)) {
+            return;
+        } else if (PlainClass.is(c)) {
+            if (plainDepth >= MAX_PLAIN_DEPTH) {
+                throw new IllegalArgumentException("cannot serialize " + c.getName() + ": objects of plain classes nest more than "
+                        + MAX_PLAIN_DEPTH + " deep (a cycle?); break the cycle, or make the class Serializable with its own writeObject");
+            }
+            RecordShape shape = RecordShape.of(c);
+            out.writeByte(RECORD);
+            out.writeInt(shape.id);
+            report(shape.stored);
+            plainDepth++;
+            try {
+                shape.writeComponents(value, out, this);
+            } finally {
+                plainDepth--;
+            }
+        } else {
             writeJava(value, out);
         }
     }

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * checkpoints then merge by union, without renumbering the values. Immutable and thread-safe.
  */
 public final class StoredShape {
-    /** What the shape describes. */
-    public enum Kind { RECORD, ENUM }
+    /** What the shape describes: a record, an enum, or a plain class written field by field ({@link PlainClass}). */
+    public enum Kind { RECORD, ENUM, CLASS }
 
     private final Kind kind;
     private final String className;
@@ -32,8 +32,18 @@ public final class StoredShape {
         this.id = hash(encoded);
     }
 
-    /** The shape of a record class as it is now. */
-    static StoredShape ofRecord(Class<?> type) {
+    /** The shape of a record class, or of a plain class ({@link PlainClass}), as it is now. */
+    static StoredShape ofFields(Class<?> type) {
+        if (!type.isRecord()) {
+            java.lang.reflect.Field[] fields = PlainClass.fields(type);
+            String[] names = new String[fields.length];
+            String[] types = new String[fields.length];
+            for (int i = 0; i < fields.length; i++) {
+                names[i] = fields[i].getName();
+                types[i] = fields[i].getGenericType().getTypeName();
+            }
+            return create(Kind.CLASS, type.getName(), names, types);
+        }
         RecordComponent[] components = type.getRecordComponents();
         String[] names = new String[components.length];
         String[] types = new String[components.length];
@@ -61,7 +71,7 @@ public final class StoredShape {
         out.writeVarInt(names.length);
         for (int i = 0; i < names.length; i++) {
             out.writeString(names[i]);
-            if (kind == Kind.RECORD) {
+            if (kind != Kind.ENUM) {
                 out.writeString(types[i]);
             }
         }
@@ -79,10 +89,10 @@ public final class StoredShape {
         String className = in.readString();
         int n = in.readVarInt();
         String[] names = new String[n];
-        String[] types = new String[kind == Kind.RECORD ? n : 0];
+        String[] types = new String[kind != Kind.ENUM ? n : 0];
         for (int i = 0; i < n; i++) {
             names[i] = in.readString();
-            if (kind == Kind.RECORD) {
+            if (kind != Kind.ENUM) {
                 types[i] = in.readString();
             }
         }
@@ -105,7 +115,7 @@ public final class StoredShape {
         return className;
     }
 
-    /** Number of components (record) or constants (enum). */
+    /** Number of components (record), fields (plain class) or constants (enum). */
     public int size() {
         return names.length;
     }
@@ -127,15 +137,24 @@ public final class StoredShape {
 
     /** Readable form, e.g. {@code record com.acme.Reading(machine: java.lang.String, kwh: double)}. */
     public String describe() {
-        StringBuilder b = new StringBuilder(kind == Kind.RECORD ? "record " : "enum ").append(className);
-        b.append(kind == Kind.RECORD ? "(" : " {");
+        StringBuilder b = new StringBuilder(label()).append(' ').append(className);
+        b.append(kind != Kind.ENUM ? "(" : " {");
         for (int i = 0; i < names.length; i++) {
             b.append(i > 0 ? ", " : "").append(names[i]);
-            if (kind == Kind.RECORD) {
+            if (kind != Kind.ENUM) {
                 b.append(": ").append(types[i]);
             }
         }
-        return b.append(kind == Kind.RECORD ? ")" : "}").toString();
+        return b.append(kind != Kind.ENUM ? ")" : "}").toString();
+    }
+
+    /** "record", "enum" or "class", for messages. */
+    String label() {
+        return switch (kind) {
+            case RECORD -> "record";
+            case ENUM -> "enum";
+            case CLASS -> "class";
+        };
     }
 
     @Override

@@ -174,11 +174,11 @@ class StateSerializerTest {
             values.write(new TimeWindow(i, i + 1), out);
         }
         assertThat(shapes.size()).isEqualTo(1);
-        assertThat(shapes.find(StoredShape.ofRecord(TimeWindow.class).id()).describe())
+        assertThat(shapes.find(StoredShape.ofFields(TimeWindow.class).id()).describe())
                 .isEqualTo("record io.millrace.api.window.TimeWindow(start: long, end: long)");
         assertThat(bytes(values, new TimeWindow(1, 2))).hasSize(1 + 4 + 1 + 1);
         assertThat(StoredShape.ofEnum(Kind.class).describe()).endsWith("Kind {PLAIN, SPECIAL}");
-        assertThat(StoredShape.decode(StoredShape.ofRecord(Nested.class).encoded())).isEqualTo(StoredShape.ofRecord(Nested.class));
+        assertThat(StoredShape.decode(StoredShape.ofFields(Nested.class).encoded())).isEqualTo(StoredShape.ofFields(Nested.class));
     }
 
     @Test
