@@ -34,10 +34,18 @@ final class NativeRestore {
     }
 
     /**
-     * Copies every state's rows and every timer of key groups {@code [from, to]} from {@code source} (a
-     * database opened on a checkpoint's files, described by {@code layout}) into {@code target}.
+     * Copies the whole schema dictionary (first, as full snapshot sections do), then every state's rows and
+     * every timer of key groups {@code [from, to]} from {@code source} (a database opened on a checkpoint's
+     * files, described by {@code layout}) into {@code target}.
      */
     static void copyRows(RocksDbStore source, StoreLayout layout, int from, int to, RestoredRows target) {
+        BytesColumn schema = source.column(SchemaColumn.COLUMN);
+        try (RocksIterator it = schema.scan()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                target.schemaRow(it.key(), it.value());
+            }
+            schema.checkStatus(it);
+        }
         byte[] start = {(byte) (from >>> 8), (byte) from};
         for (State s : layout.states()) {
             target.beginState(s.name(), s.kind(), s.ttl());

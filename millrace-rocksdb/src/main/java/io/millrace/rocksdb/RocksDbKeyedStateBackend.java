@@ -5,9 +5,6 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
-import io.millrace.rocksdb.serde.ByteWriter;
-import io.millrace.rocksdb.serde.TaggedSerializer;
-import io.millrace.rocksdb.serde.TypeDescription;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.NativeKeyedState;
@@ -15,6 +12,8 @@ import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.StateSerializer;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 import java.io.DataInputStream;
@@ -60,8 +59,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     static final int TICK_SWEEP_ROWS = 4096;
 
     final Clock clock;
-    /** Serializes keys, namespaces and map keys canonically (equal values, equal bytes). */
-    final TaggedSerializer keys = TaggedSerializer.canonical();
+    /** Resolves user classes when stored values are read: the context class loader at construction. */
+    final ClassLoader loader = StateSerializer.userClassLoader();
     private final String operatorName;
     private final KeyGroupRange range;
     private final int maxParallelism;
@@ -80,10 +79,16 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, RocksTimerService<?>> timerServicesByName = new LinkedHashMap<>();
     /** Restored states and timer services no operator has created yet. */
     private final RestoredRows restored = new RestoredRows(this);
+    /**
+     * The shapes of stored records and enums, in the reserved column family of {@link #store}; bound anew
+     * ({@link #bindSchema}) whenever the store is replaced.
+     */
+    SchemaColumn schema;
+    /** Serializes keys, namespaces and map keys canonically (equal values, equal bytes); writes to {@link #schema}. */
+    StateSerializer keys;
     private final ByteWriter keyScratch = new ByteWriter(64);
     private final ByteWriter valueScratch = new ByteWriter(256);
     private final ByteWriter keyEncoder = new ByteWriter(64);
-    private Class<?> lastKeyType;
 
     /** The current key and its bytes {@code [key group][key]}; both null when there is none. */
     private Object key;
@@ -105,6 +110,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         this.config = config;
         this.store = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
                 SharedMemory.acquire(config.managedMemoryBytes()));
+        bindSchema();
     }
 
     /** A state's kind (or "namespaced") and the object handed out for it. */
@@ -141,10 +147,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         keyEncoder.reset();
         keyEncoder.writeShort(group);
         keys.write(newKey, keyEncoder);
-        if (newKey.getClass() != lastKeyType) {
-            lastKeyType = newKey.getClass();
-            store.meta().put(utf8("key-type"), utf8(TypeDescription.of(lastKeyType)));
-        }
         key = newKey;
         keyBytes = keyEncoder.toByteArray();
         keyGroup = group;
@@ -350,7 +352,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     public KeyedStateSnapshot snapshot(long checkpointId) {
         requireOpen();
         flushNamespaced(false);
-        return new RocksDbSnapshot(store, range, store.view(), stateParts(), timerParts());
+        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts());
     }
 
     /**
@@ -375,8 +377,10 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      * Restores the files of an incremental checkpoint. One old subtask with exactly this backend's key
      * groups: its files become this backend's database (fast path), and count as uploaded. Otherwise, for
      * each old subtask, its files are opened as a temporary database, the rows of the key groups this
-     * backend owns are copied, and the temporary database is closed and deleted. Only before any state or
-     * timer service is created; restored states then wait to be claimed like those of full snapshots.
+     * backend owns are copied, and the temporary database is closed and deleted. The schema dictionary comes
+     * along: opened with the files, or its rows copied from every temporary database; the stored key shapes
+     * are checked at once. Only before any state or timer service is created; restored states then wait to
+     * be claimed like those of full snapshots, and are checked against the dictionary when created.
      */
     @Override
     public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, CheckpointStorage storage) throws IOException {
@@ -398,7 +402,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             RocksDbStore empty = store;
             store = opened;
             empty.close();
+            bindSchema();
             StoreLayout layout = StoreLayout.readFrom(store.meta(), NativeRestore.describe(checkpointId, part));
+            schema.check(null, loader, describeKeys());
             for (StoreLayout.State s : layout.states()) {
                 restored.beginState(s.name(), s.kind(), s.ttl());
             }
@@ -511,9 +517,50 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return valueScratch;
     }
 
-    /** Records the type of a state's values in the metadata column (once per state and class). */
-    void noteValueType(String stateName, Object value) {
-        store.meta().put(utf8("type:" + stateName + ":" + value.getClass().getName()), utf8(TypeDescription.of(value.getClass())));
+    /** Names this operator's keys in errors, e.g. {@code the keys of operator 'sum'}. */
+    private String describeKeys() {
+        return "the keys of operator '" + operatorName + "'";
+    }
+
+    /**
+     * Binds the schema dictionary and the key serializer to the {@code schema} column family of the current
+     * store: at construction, and when a restore replaces the store (no state exists then, so no
+     * {@link StateColumn} holds the previous dictionary).
+     */
+    private void bindSchema() {
+        schema = new SchemaColumn(store.column(SchemaColumn.COLUMN));
+        keys = StateSerializer.forKeys(schema, loader, describeKeys());
+    }
+
+    /** Names a state and this operator in errors, e.g. {@code state 'totals' of operator 'sum'}. */
+    String describeState(String stateName) {
+        return "state '" + stateName + "' of operator '" + operatorName + "'";
+    }
+
+    /**
+     * Fails with a {@link io.millrace.runtime.state.serde.StateSchemaException} unless the stored keys and
+     * the stored values of {@code stateName} can be read with the classes as they are now.
+     */
+    private void checkSchema(String stateName) {
+        schema.check(null, loader, describeKeys());
+        schema.check(stateName, loader, describeState(stateName));
+    }
+
+    /**
+     * Stores a row of a restored schema dictionary; a shape now used by a created state's values, or by
+     * keys, is checked at once.
+     */
+    void restoreSchemaRow(byte[] key, byte[] value) {
+        String use = schema.restore(key, value);
+        if (use == null) {
+            return;
+        }
+        int id = SchemaColumn.idOfUseRow(key);
+        if (use.isEmpty()) {
+            schema.check(id, true, loader, describeKeys());
+        } else if (states.containsKey(use)) {
+            schema.check(id, false, loader, describeState(use));
+        }
     }
 
     /** Gets or creates a state; the same name with another kind is refused. */
@@ -529,6 +576,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (closed) {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
+        checkSchema(name);
         StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, stateColumn(name));
         store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
         restored.claimState(column);

@@ -16,15 +16,16 @@ import java.util.List;
  * Which states (name, kind, TTL or not) and timer services a RocksDB database holds, stored in its metadata
  * column when an incremental snapshot is taken, so that the database files alone can be restored: the
  * states' rows are in {@code state:<name>}, the timers in {@code timers:<service>} and
- * {@code timer-groups:<service>}. Row format:
+ * {@code timer-groups:<service>}, the schema dictionary in {@value SchemaColumn#COLUMN}. Row format:
  *
  * <pre>
- *   int version (1), int states; per state: UTF name, UTF kind, boolean ttl; int services; per service: UTF name
+ *   int version (2), int states; per state: UTF name, UTF kind, boolean ttl; int services; per service: UTF name
  * </pre>
  */
 record StoreLayout(List<State> states, List<String> timerServices) {
     private static final byte[] KEY = "checkpoint-layout".getBytes(StandardCharsets.UTF_8);
-    private static final int VERSION = 1;
+    /** 2: values in the {@link io.millrace.runtime.state.serde.StateSerializer} encoding, shapes in the {@code schema} column. */
+    private static final int VERSION = 2;
 
     /** One state as checkpointed. */
     record State(String name, String kind, boolean ttl) {}
@@ -68,7 +69,8 @@ record StoreLayout(List<State> states, List<String> timerServices) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(row))) {
             int version = in.readInt();
             if (version != VERSION) {
-                throw new IOException(source + " has state layout version " + version + ", this Millrace reads version " + VERSION);
+                throw new IOException(source + " has state layout version " + version + ", this Millrace reads version " + VERSION
+                        + (version == 1 ? " (version 1 was written before the schema dictionary; start the job without it)" : ""));
             }
             List<State> states = new ArrayList<>();
             for (int i = in.readInt(); i > 0; i--) {

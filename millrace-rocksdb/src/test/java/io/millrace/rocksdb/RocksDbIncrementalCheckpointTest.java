@@ -1,9 +1,18 @@
 package io.millrace.rocksdb;
 
+import static io.millrace.runtime.state.ReadingVersions.READING;
+import static io.millrace.runtime.state.ReadingVersions.V1;
+import static io.millrace.runtime.state.ReadingVersions.V2;
+import static io.millrace.runtime.state.ReadingVersions.V3;
+import static io.millrace.runtime.state.ReadingVersions.readingV1;
+import static io.millrace.testing.ClassVersions.component;
+import static io.millrace.testing.ClassVersions.withContextLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.state.ListStateDescriptor;
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.rocksdb.IncrementalJob.Expected;
 import io.millrace.rocksdb.IncrementalJob.Taken;
@@ -14,7 +23,9 @@ import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
+import io.millrace.runtime.state.serde.StateSchemaException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -65,15 +76,17 @@ class RocksDbIncrementalCheckpointTest {
             job.update(150, 800, 64);
             Taken second = job.checkpoint(storage, 2);
             job.update(150, 800, 64);
-            job.subtasks.forEach(s -> s.backend.compact()); // every earlier SST file is replaced
+            job.subtasks.forEach(s -> s.backend.compact()); // the states' earlier SST files are replaced
             Taken third = job.checkpoint(storage, 3);
-            assertThat(third.sharedPaths()).doesNotContainAnyElementsOf(first.sharedPaths());
+            Set<String> replaced = new HashSet<>(first.sharedPaths());
+            replaced.removeAll(third.sharedPaths()); // all but the unchanged schema column's file
+            assertThat(replaced).isNotEmpty();
 
             storage.retain(2);
             assertThat(sharedDirectory(storage)).isEqualTo(union(second.sharedPaths(), third.sharedPaths()));
 
             storage.retain(1);
-            assertThat(sharedDirectory(storage)).isEqualTo(third.sharedPaths());
+            assertThat(sharedDirectory(storage)).isEqualTo(third.sharedPaths()).doesNotContainAnyElementsOf(replaced);
             assertThat(storage.latest(warnings::add)).get().extracting(CheckpointMetadata::checkpointId).isEqualTo(3L);
             assertThat(warnings).isEmpty();
         }
@@ -246,6 +259,108 @@ class RocksDbIncrementalCheckpointTest {
 
             assertThat(listing(base())).isEqualTo(before);
         }
+    }
+
+    @Test
+    void evolvedRecordState_restoredFromAnIncrementalCheckpoint_isMappedAtTheSameAndOtherParallelisms_andAnIncompatibleVersionFails()
+            throws Exception {
+        LocalCheckpointStorage storage = new LocalCheckpointStorage(dir);
+        int machines = 40;
+        CheckpointMetadata written = withContextLoader(V1, () -> {
+            List<RocksDbKeyedStateBackend> backends = readingBackends(2);
+            try {
+                for (int m = 0; m < machines; m++) {
+                    RocksDbKeyedStateBackend owner = owner(backends, "press-" + m);
+                    owner.setCurrentKey("press-" + m);
+                    owner.stateStore().getState(new ValueStateDescriptor<>("latest")).update(readingV1("press-" + m, m, 0.5, "FAULT", "bolt", 1.5f));
+                }
+                return checkpointNatively(storage, backends, 7);
+            } finally {
+                backends.forEach(RocksDbKeyedStateBackend::close);
+            }
+        });
+        assertThat(written.operators().get("op").subtasks()).allSatisfy(s -> assertThat(s.nativeKeyedState()).isNotNull());
+
+        for (int parallelism : new int[] {2, 3}) {
+            withContextLoader(V2, () -> {
+                List<RocksDbKeyedStateBackend> backends = readingBackends(parallelism);
+                try {
+                    StateRestorer restorer = new StateRestorer(written, storage);
+                    List<ValueState<Object>> latest = new ArrayList<>();
+                    for (RocksDbKeyedStateBackend b : backends) {
+                        restorer.restoreKeyed("op", b, b.keyGroupRange());
+                        assertThat(b.schema.usedShapes("latest")).as("dictionary restored with the files").isNotEmpty();
+                        latest.add(b.stateStore().getState(new ValueStateDescriptor<>("latest")));
+                    }
+                    for (int m = 0; m < machines; m++) {
+                        RocksDbKeyedStateBackend owner = owner(backends, "press-" + m);
+                        owner.setCurrentKey("press-" + m);
+                        Object r = latest.get(backends.indexOf(owner)).value();
+                        assertThat(r.getClass().getClassLoader()).isSameAs(V2);
+                        assertThat(component(r, "count")).as("parallelism %d, machine %d", parallelism, m).isEqualTo((long) m);
+                        assertThat(component(r, "unit")).isNull();
+                        assertThat(component(((List<?>) component(r, "parts")).get(0), "weight")).isEqualTo(1.5d);
+                    }
+                } finally {
+                    backends.forEach(RocksDbKeyedStateBackend::close);
+                }
+                return null;
+            });
+        }
+
+        for (int parallelism : new int[] {2, 1}) {
+            withContextLoader(V3, () -> {
+                List<RocksDbKeyedStateBackend> backends = readingBackends(parallelism);
+                try {
+                    RocksDbKeyedStateBackend first = backends.get(0);
+                    new StateRestorer(written, storage).restoreKeyed("op", first, first.keyGroupRange());
+                    assertThatThrownBy(() -> first.stateStore().getState(new ValueStateDescriptor<>("latest")))
+                            .as("parallelism %d", parallelism)
+                            .isInstanceOf(StateSchemaException.class)
+                            .hasMessageContaining("state 'latest' of operator 'op'")
+                            .hasMessageContaining("field 'count' of record " + READING);
+                } finally {
+                    backends.forEach(RocksDbKeyedStateBackend::close);
+                }
+                return null;
+            });
+        }
+    }
+
+    /** Backends of operator "op" at {@code parallelism}, created with the thread's context class loader. */
+    private List<RocksDbKeyedStateBackend> readingBackends(int parallelism) {
+        RocksDbConfig config = TestBackends.CONFIG.withBaseDirectory(base());
+        List<RocksDbKeyedStateBackend> backends = new ArrayList<>();
+        for (int i = 0; i < parallelism; i++) {
+            backends.add(new RocksDbKeyedStateBackend("op", KeyGroups.rangeFor(i, IncrementalJob.MAX_PARALLELISM, parallelism),
+                    IncrementalJob.MAX_PARALLELISM, new ManualClock(0), config));
+        }
+        return backends;
+    }
+
+    private static RocksDbKeyedStateBackend owner(List<RocksDbKeyedStateBackend> backends, Object key) {
+        int group = KeyGroups.keyGroupFor(key, IncrementalJob.MAX_PARALLELISM);
+        return backends.get(KeyGroups.subtaskFor(group, IncrementalJob.MAX_PARALLELISM, backends.size()));
+    }
+
+    /** Takes, uploads and commits an incremental checkpoint of every backend. */
+    private static CheckpointMetadata checkpointNatively(LocalCheckpointStorage storage, List<RocksDbKeyedStateBackend> backends, long id)
+            throws Exception {
+        List<SubtaskSnapshot> parts = new ArrayList<>();
+        for (int i = 0; i < backends.size(); i++) {
+            RocksDbKeyedStateBackend b = backends.get(i);
+            b.setCurrentKey(null);
+            var snapshot = (NativeKeyedStateSnapshot) b.snapshot(id, false);
+            try {
+                parts.add(new SubtaskSnapshot(i, b.keyGroupRange().start(), null, null, null, snapshot.upload(storage, id, "op-" + i).state()));
+            } finally {
+                snapshot.release();
+            }
+        }
+        CheckpointMetadata metadata = new CheckpointMetadata(id, id, false, "job", IncrementalJob.MAX_PARALLELISM,
+                Map.of("op", new OperatorSnapshot("op", "op", backends.size(), parts)));
+        storage.commit(metadata);
+        return metadata;
     }
 
     private static Set<String> sharedDirectory(LocalCheckpointStorage storage) throws Exception {

@@ -24,7 +24,7 @@ import java.util.List;
 final class SnapshotWriter {
     /** What the task thread captured of one operator. */
     record Captured(String operatorId, String name, int parallelism, int subtask, KeyGroupRange range,
-            KeyedStateSnapshot keyed, List<? extends Serializable> items) {}
+            KeyedStateSnapshot keyed, List<? extends Serializable> items, long watermark) {}
 
     private SnapshotWriter() {}
 
@@ -89,7 +89,7 @@ final class SnapshotWriter {
                 bytes += op.size();
             }
             parts.add(new SubtaskAck.OperatorPart(c.operatorId(), c.name(), c.parallelism(),
-                    new SubtaskSnapshot(c.subtask(), start, offsets, keyed, op, nativeKeyed)));
+                    new SubtaskSnapshot(c.subtask(), start, offsets, keyed, op, nativeKeyed), c.watermark()));
         }
         return new SubtaskAck(checkpointId, parts, syncNanos, alignNanos, bytes);
     }

@@ -283,7 +283,7 @@ public abstract class Task implements Runnable {
                     throw e;
                 }
                 captured.add(new SnapshotWriter.Captured(m.operatorId(), m.context().operatorName(), m.context().parallelism(), subtask,
-                        backend == null ? null : backend.keyGroupRange(), keyed, items));
+                        backend == null ? null : backend.keyGroupRange(), keyed, items, inputWatermark()));
             }
         } catch (Exception | Error e) {
             SnapshotWriter.release(captured);
@@ -311,6 +311,9 @@ public abstract class Task implements Runnable {
             throw e;
         }
     }
+
+    /** The watermark the chain's head has been given so far ({@code Long.MIN_VALUE}: none). */
+    protected abstract long inputWatermark();
 
     /** A source task adds its reader's positions. Default: nothing. */
     protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) throws Exception {}

@@ -43,6 +43,8 @@ import java.util.function.Supplier;
  */
 public final class HeapKeyedStateBackend implements KeyedStateBackend {
     final Clock clock;
+    /** Named in restore failures; null when unknown. */
+    private final String operatorName;
     private final KeyGroupRange range;
     private final int maxParallelism;
     private final HeapStateStore store = new HeapStateStore(this);
@@ -64,9 +66,15 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     int groupIndex = -1;
 
     public HeapKeyedStateBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        this(null, range, maxParallelism, clock);
+    }
+
+    /** A backend whose restore failures name {@code operatorName} (null when unknown). */
+    public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock) {
         if (range.end() >= maxParallelism) {
             throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
         }
+        this.operatorName = operatorName;
         this.range = range;
         this.maxParallelism = maxParallelism;
         this.clock = clock;
@@ -316,11 +324,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
                     + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
         }
         settlePendingSnapshot();
-        KeyGroupSection.read(in, keyGroup, restoredStates, restoredTimers);
+        KeyGroupSection.read(in, keyGroup, operatorName, restoredStates, restoredTimers);
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             RestoredState r = restoredStates.remove(e.getKey());
             if (r != null) {
-                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis());
+                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis(), operatorName);
             }
         }
         for (HeapTimerService<?> service : timerServices) {
@@ -389,7 +397,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         StateTable table = tableFactory.get();
         RestoredState restored = restoredStates.get(name);
         if (restored != null) {
-            restored.adoptInto(table, kind, clock.millis());
+            restored.adoptInto(table, kind, clock.millis(), operatorName);
             restoredStates.remove(name);
         }
         Object state = factory.apply(table);
