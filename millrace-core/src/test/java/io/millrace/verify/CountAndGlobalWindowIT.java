@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.api.DataStream;
 import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.WindowedStream;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessWindowFunction;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * order per source split, interleaved across splits; so each key's firings must describe one arrival
  * sequence that keeps every split's order, and with one source subtask exactly the input order.
  */
-class CountAndGlobalWindowIT {
+public class CountAndGlobalWindowIT {
     private static final long SEED = 0x5EED_0004L;
 
     /** One firing: the key, the firing index and the ids of the window's records in arrival order. */
@@ -43,6 +44,14 @@ class CountAndGlobalWindowIT {
     /** How the windows of a round are defined. */
     enum Kind { COUNT, PURGING_COUNT_TRIGGER, CUMULATIVE_COUNT_TRIGGER, EVENT_TIME_AT_END }
 
+    /**
+     * The state backend of this test's pipelines: adds its settings to {@code config}. Nothing here (the heap
+     * backend); millrace-rocksdb runs this test again on RocksDB by overriding it.
+     */
+    protected PipelineConfig onBackend(PipelineConfig config) {
+        return config;
+    }
+
     @Test
     void countAndGlobalWindows_describeOneArrivalOrderThatKeepsEverySplitsOrder() {
         Kind[] kinds = Kind.values();
@@ -53,7 +62,7 @@ class CountAndGlobalWindowIT {
             DisorderedInput input = DisorderedInput.generate(random, 100 + random.nextInt(2_000), 1 + random.nextInt(25), 1 + random.nextInt(50), 0.05);
             long slide = 1 + random.nextInt(12);
             long size = kind == Kind.COUNT ? slide * (1 + random.nextInt(3)) + (random.nextBoolean() ? 0 : random.nextInt((int) slide)) : slide;
-            RandomRuntime runtime = new RandomRuntime(random);
+            RandomRuntime runtime = new RandomRuntime(random, this::onBackend);
             int sources = round % 4 == 3 ? 1 : runtime.parallelism("source");
             Pipeline p = runtime.pipeline();
             int maxPoll = 1 + random.nextInt(64); // a list source: its splits are ranges [total*s/p, total*(s+1)/p)

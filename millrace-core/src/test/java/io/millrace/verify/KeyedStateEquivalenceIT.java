@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.api.DataStream;
 import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.CoProcessFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeyedProcessFunction;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * connect, under random disorder within the watermark bound, random parallelism, batch sizes and channel
  * capacities; the output must equal a plain recomputation of the same input.
  */
-class KeyedStateEquivalenceIT {
+public class KeyedStateEquivalenceIT {
     private static final long SEED = 0x5EED_0003L;
 
     /** One output of the functions under test: what {@code kind} reported for {@code key} at {@code time}. */
@@ -108,6 +109,14 @@ class KeyedStateEquivalenceIT {
         }
     }
 
+    /**
+     * The state backend of this test's pipelines: adds its settings to {@code config}. Nothing here (the heap
+     * backend); millrace-rocksdb runs this test again on RocksDB by overriding it.
+     */
+    protected PipelineConfig onBackend(PipelineConfig config) {
+        return config;
+    }
+
     private static List<KeyFact> expectedBuckets(List<Event> events, long period) {
         List<KeyFact> expected = new ArrayList<>();
         Map<Integer, long[]> totals = new TreeMap<>();
@@ -128,7 +137,7 @@ class KeyedStateEquivalenceIT {
             Random random = new Random(seed);
             DisorderedInput input = DisorderedInput.generate(random, 200 + random.nextInt(3_000), 1 + random.nextInt(60), 1 + random.nextInt(80), 0);
             long period = 2 * (1 + random.nextInt(50));
-            RandomRuntime runtime = new RandomRuntime(random);
+            RandomRuntime runtime = new RandomRuntime(random, this::onBackend);
             Pipeline p = runtime.pipeline();
             CollectSink<KeyFact> sink = new CollectSink<>();
             input.source(p, runtime.parallelism("source"), runtime.maxPoll())
@@ -155,7 +164,7 @@ class KeyedStateEquivalenceIT {
             for (Event e : input.events) {
                 (random.nextBoolean() ? left : right).add(e);
             }
-            RandomRuntime runtime = new RandomRuntime(random);
+            RandomRuntime runtime = new RandomRuntime(random, this::onBackend);
             Pipeline p = runtime.pipeline();
             WatermarkStrategy<Event> wm = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(input.bound));
             DataStream<Event> a = p.fromSource(new ListSource<>(left, Event::ts, 1 + random.nextInt(40)), wm, "left").parallelism(runtime.parallelism("left"));
@@ -216,7 +225,7 @@ class KeyedStateEquivalenceIT {
             Random random = new Random(seed);
             DisorderedInput first = DisorderedInput.generate(random, 100 + random.nextInt(2_000), 1 + random.nextInt(30), 1 + random.nextInt(80), 0.05);
             DisorderedInput second = DisorderedInput.generate(random, 100 + random.nextInt(2_000), 1 + random.nextInt(30), 1 + random.nextInt(80), 0.05);
-            RandomRuntime runtime = new RandomRuntime(random);
+            RandomRuntime runtime = new RandomRuntime(random, this::onBackend);
             Pipeline p = runtime.pipeline();
             CollectSink<KeyFact> sink = new CollectSink<>();
             first.source(p, runtime.parallelism("first"), runtime.maxPoll())

@@ -3,6 +3,7 @@ package io.millrace.verify;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 
 /**
  * A random shape of the local runtime for one round: batch size 1..600, channel capacity 1..8, and a
@@ -14,12 +15,18 @@ final class RandomRuntime {
     private final StringBuilder drawn = new StringBuilder();
 
     RandomRuntime(Random random) {
+        this(random, UnaryOperator.identity());
+    }
+
+    /** {@code backend} adds the state backend's settings to the drawn configuration (identity: the heap backend). */
+    RandomRuntime(Random random, UnaryOperator<PipelineConfig> backend) {
         this.random = random;
         int batch = random.nextInt(4) == 0 ? 1 + random.nextInt(8) : 1 + random.nextInt(600);
         int capacity = 1 + random.nextInt(8);
-        this.config = new PipelineConfig().parallelism(1 + random.nextInt(4)).batchSize(batch).channelCapacity(capacity);
+        this.config = backend.apply(new PipelineConfig().parallelism(1 + random.nextInt(4)).batchSize(batch).channelCapacity(capacity));
         drawn.append("batchSize=").append(batch).append(" channelCapacity=").append(capacity)
-                .append(" defaultParallelism=").append(config.parallelism());
+                .append(" defaultParallelism=").append(config.parallelism())
+                .append(" backend=").append(config.stateBackend());
     }
 
     Pipeline pipeline() {

@@ -6,6 +6,7 @@ import io.millrace.api.DataStream;
 import io.millrace.api.JobResult;
 import io.millrace.api.OutputTag;
 import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.WindowedStream;
 import io.millrace.api.metrics.OperatorMetrics;
 import io.millrace.api.sink.CollectSink;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * depending on timing, so then every record must be counted once: in the final firing of its windows or in
  * the late output (or the dropped counter).
  */
-class WindowEquivalenceIT {
+public class WindowEquivalenceIT {
     private static final long SEED = 0x5EED_0002L;
     private static final String[] KINDS = {"tumbling", "sliding", "session"};
     private static final OutputTag<Event> LATE = new OutputTag<>("late");
@@ -42,6 +43,14 @@ class WindowEquivalenceIT {
         long lateDiverted() {
             return result.metrics().sum("windows", OperatorMetrics::lateRecordsDiverted);
         }
+    }
+
+    /**
+     * The state backend of this test's pipelines: adds its settings to {@code config}. Nothing here (the heap
+     * backend); millrace-rocksdb runs this test again on RocksDB by overriding it.
+     */
+    protected PipelineConfig onBackend(PipelineConfig config) {
+        return config;
     }
 
     @Test
@@ -228,8 +237,8 @@ class WindowEquivalenceIT {
         return byWindow;
     }
 
-    private static Run run(Random random, DisorderedInput input, WindowShape shape, Mode mode, long lateness, boolean lateOutput) {
-        RandomRuntime runtime = new RandomRuntime(random);
+    private Run run(Random random, DisorderedInput input, WindowShape shape, Mode mode, long lateness, boolean lateOutput) {
+        RandomRuntime runtime = new RandomRuntime(random, this::onBackend);
         Pipeline p = runtime.pipeline();
         WindowedStream<Event, Integer, TimeWindow> windowed = input.source(p, runtime.parallelism("source"), runtime.maxPoll())
                 .keyBy(Event::key)

@@ -1,5 +1,6 @@
 package io.millrace.rocksdb;
 
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.time.Clock;
 import io.millrace.runtime.state.KeyGroupRange;
 import java.nio.file.Path;
@@ -13,5 +14,12 @@ final class TestBackends {
 
     static RocksDbKeyedStateBackend create(KeyGroupRange range, int maxParallelism, Clock clock) {
         return new RocksDbKeyedStateBackend("test-operator", range, maxParallelism, clock, CONFIG);
+    }
+
+    /** {@code config} with RocksDB selected by name: working directories under {@code directory}, 32 MB of memory. */
+    static PipelineConfig onRocksDb(PipelineConfig config, Path directory) {
+        return config.stateBackend("rocksdb")
+                .stateBackendOption(RocksDbConfig.DIRECTORY_OPTION, directory.toString())
+                .stateBackendOption(RocksDbConfig.MANAGED_MEMORY_OPTION, "32mb");
     }
 }

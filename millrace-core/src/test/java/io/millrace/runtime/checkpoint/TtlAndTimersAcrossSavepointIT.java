@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the original write on the pipeline clock, and event-time timers pending at the savepoint fire once, after
  * the restore.
  */
-class TtlAndTimersAcrossSavepointIT {
+public class TtlAndTimersAcrossSavepointIT {
     @TempDir
     Path dir;
 
@@ -62,8 +62,16 @@ class TtlAndTimersAcrossSavepointIT {
         }
     }
 
+    /**
+     * The state backend of this test's pipelines: adds its settings to {@code config}. Nothing here (the heap
+     * backend); millrace-rocksdb runs this test again on RocksDB by overriding it.
+     */
+    protected PipelineConfig onBackend(PipelineConfig config) {
+        return config;
+    }
+
     private PipelineConfig config(ManualClock clock, Path restoreFrom) {
-        PipelineConfig config = new PipelineConfig().parallelism(2).clock(clock);
+        PipelineConfig config = onBackend(new PipelineConfig().parallelism(2).clock(clock));
         config.checkpoints().directory(dir.resolve("job")).periodic(false);
         if (restoreFrom != null) {
             config.checkpoints().restoreFrom(restoreFrom);

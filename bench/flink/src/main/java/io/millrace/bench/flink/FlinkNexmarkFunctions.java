@@ -263,4 +263,25 @@ final class FlinkNexmarkFunctions {
             }
         }
     }
+
+    /** COUNTS, keyed by auction: the number of bids so far in value state, reported at every multiple of 10. */
+    static final class BidCount extends KeyedProcessFunction<Long, Bid, Rows.KeyReached> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Long> count;
+
+        @Override
+        public void open(OpenContext openContext) {
+            count = getRuntimeContext().getState(new ValueStateDescriptor<>("bids", Long.class));
+        }
+
+        @Override
+        public void processElement(Bid b, Context ctx, Collector<Rows.KeyReached> out) throws Exception {
+            Long c = count.value();
+            long n = c == null ? 1 : c + 1;
+            count.update(n);
+            if (n % Query.COUNTS_EVERY == 0) {
+                out.collect(new Rows.KeyReached(b.auction(), n));
+            }
+        }
+    }
 }

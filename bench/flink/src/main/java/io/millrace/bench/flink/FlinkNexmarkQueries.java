@@ -16,7 +16,7 @@ import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindo
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
-/** Nexmark q0-q8 on Flink's DataStream API: the same plans and functions as the Millrace versions. */
+/** Nexmark q0-q8 (and keyed counts over its bids) on Flink's DataStream API: the same plans and functions as the Millrace versions. */
 final class FlinkNexmarkQueries {
     private FlinkNexmarkQueries() {}
 
@@ -49,6 +49,8 @@ final class FlinkNexmarkQueries {
             case Q8 -> persons(events).connect(auctions(events))
                     .keyBy(Person::id, Auction::seller, Types.LONG)
                     .process(new FlinkNexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
+            case COUNTS -> bids(events).keyBy(Bid::auction, Types.LONG)
+                    .process(new FlinkNexmarkFunctions.BidCount()).name("counts").uid("counts");
             default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
         };
     }

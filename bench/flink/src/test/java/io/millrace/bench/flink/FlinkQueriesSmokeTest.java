@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Flink versions of the queries give what a batch recomputation gives (runs only with -Pflink). */
+/** The Flink versions of the queries, on heap and RocksDB state, give what a batch recomputation gives (runs only with -Pflink). */
 class FlinkQueriesSmokeTest {
     private static final ConcurrentLinkedQueue<Object> RESULTS = new ConcurrentLinkedQueue<>();
 
@@ -24,9 +24,20 @@ class FlinkQueriesSmokeTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = Query.class, names = {"Q0", "Q2", "Q3", "Q5", "Q7", "Q8", "SESSION", "TTL"})
+    @EnumSource(value = Query.class, names = {"Q0", "Q2", "Q3", "Q5", "Q7", "Q8", "COUNTS", "SESSION", "TTL"})
     void streamingResultsEqualABatchRecomputation(Query q) throws Exception {
-        BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200");
+        runAndCompare(q, "heap");
+    }
+
+    /** The queries with keyed state on Flink's EmbeddedRocksDBStateBackend. */
+    @ParameterizedTest
+    @EnumSource(value = Query.class, names = {"Q3", "Q5", "Q7", "Q8", "COUNTS", "SESSION", "TTL"})
+    void onRocksDb_streamingResultsEqualABatchRecomputation(Query q) throws Exception {
+        runAndCompare(q, "rocksdb");
+    }
+
+    private void runAndCompare(Query q, String backend) throws Exception {
+        BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200", "--backend", backend);
         long events = q == Query.TTL ? 250_000 : q == Query.SESSION ? 40_000 : 20_000;
         long eventRate = q == Query.TTL ? 100_000 : q == Query.SESSION ? 400 : 1_000;
         Input input = new Input(q, events, o.parallelism, o.seed, eventRate);

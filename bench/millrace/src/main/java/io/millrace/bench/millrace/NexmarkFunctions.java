@@ -258,4 +258,25 @@ final class NexmarkFunctions {
             }
         }
     }
+
+    /** COUNTS, keyed by auction: the number of bids so far in value state, reported at every multiple of 10. */
+    static final class BidCount extends KeyedProcessFunction<Long, Bid, Rows.KeyReached> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Long> count;
+
+        @Override
+        public void open(RuntimeContext context) {
+            count = context.state().getState(new ValueStateDescriptor<>("bids"));
+        }
+
+        @Override
+        public void processElement(Bid b, Context<Long> ctx, Collector<Rows.KeyReached> out) {
+            Long c = count.value();
+            long n = c == null ? 1 : c + 1;
+            count.update(n);
+            if (n % Query.COUNTS_EVERY == 0) {
+                out.collect(new Rows.KeyReached(b.auction(), n));
+            }
+        }
+    }
 }

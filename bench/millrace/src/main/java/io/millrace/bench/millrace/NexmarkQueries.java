@@ -14,7 +14,7 @@ import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Rows;
 import java.time.Duration;
 
-/** Nexmark q0-q8 on Millrace's DataStream API, written as a user would. */
+/** Nexmark q0-q8 (and keyed counts over its bids) on Millrace's DataStream API, written as a user would. */
 final class NexmarkQueries {
     private NexmarkQueries() {}
 
@@ -45,6 +45,8 @@ final class NexmarkQueries {
             case Q8 -> persons(events).connect(auctions(events))
                     .keyBy(Person::id, Auction::seller)
                     .process(new NexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
+            case COUNTS -> bids(events).keyBy(Bid::auction)
+                    .process(new NexmarkFunctions.BidCount()).name("counts").uid("counts");
             default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
         };
     }

@@ -9,6 +9,8 @@ import io.millrace.bench.workload.Input;
 import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Recompute;
 import io.millrace.bench.workload.Rows;
+import io.millrace.rocksdb.RocksDbConfig;
+import io.millrace.rocksdb.RocksDbStateBackends;
 import io.millrace.runtime.local.LocalExecutor;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every benchmark query on Millrace, with two subtasks and checkpoints on, gives what a batch recomputation of the
- * same input gives. Event time runs slowly enough that the windowed queries close many windows.
+ * same input gives, on the heap backend and, for the queries with keyed state, on RocksDB. Event time runs slowly
+ * enough that the windowed queries close many windows.
  */
 class MillraceQueriesSmokeTest {
     @TempDir
@@ -30,13 +33,35 @@ class MillraceQueriesSmokeTest {
     @ParameterizedTest
     @EnumSource(Query.class)
     void streamingResultsEqualABatchRecomputation(Query q) throws Exception {
-        BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200");
+        runAndCompare(q, events(q), new LocalExecutor());
+    }
+
+    /** The queries with keyed state (joins, timers, windows, value state with and without TTL) on RocksDB. */
+    @ParameterizedTest
+    @EnumSource(value = Query.class, names = {"Q3", "Q4", "Q5", "Q7", "Q8", "COUNTS", "SLIDING", "SESSION", "TTL"})
+    void onRocksDb_streamingResultsEqualABatchRecomputation(Query q) throws Exception {
+        RocksDbConfig rocksDb = RocksDbConfig.defaults().withBaseDirectory(dir.resolve("rocksdb")).withManagedMemoryBytes(32L << 20);
+        // windows fire slower on RocksDB (several reads and writes per record): fewer events, still many windows
         long events = switch (q) {
+            case SLIDING -> 1_000;
+            case Q4, Q5, Q7 -> 5_000;
+            case SESSION -> 20_000;
+            default -> events(q);
+        };
+        runAndCompare(q, events, new LocalExecutor(RocksDbStateBackends.factory(rocksDb)));
+    }
+
+    private static long events(Query q) {
+        return switch (q) {
             case TTL -> 250_000;
             case SESSION -> 40_000;
             case SLIDING -> 5_000; // one reading per sensor, in 12 windows each: 60,000 results
             default -> 20_000;
         };
+    }
+
+    private void runAndCompare(Query q, long events, LocalExecutor executor) throws Exception {
+        BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200");
         long eventRate = switch (q) {
             case TTL -> 100_000;
             case SESSION -> 400;
@@ -46,7 +71,7 @@ class MillraceQueriesSmokeTest {
         Input input = new Input(q, events, o.parallelism, o.seed, eventRate);
         CollectSink<Object> sink = new CollectSink<>();
         Pipeline pipeline = MillraceEngine.build(o, input, 0, dir, sink);
-        new LocalExecutor().submit(pipeline.plan(), "smoke-" + q.id()).await();
+        executor.submit(pipeline.plan(), "smoke-" + q.id()).await();
 
         List<String> expected = Recompute.expected(q, input);
         assertThat(expected).as("the input yields results").isNotEmpty();

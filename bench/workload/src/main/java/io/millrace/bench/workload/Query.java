@@ -17,6 +17,7 @@ public enum Query {
     Q5("hot items: the auction with most bids, 10 s windows every 2 s", null, 1),
     Q7("highest bid per 10 s tumbling window", null, 1),
     Q8("new users: people who open an auction in the 10 s window they registered in", null, 0),
+    COUNTS("keyed counts: bids per auction in value state; a result at every 10th bid of an auction", null, 0),
     SLIDING("per-sensor 60 s sliding average every 5 s, 10,000 sensors, readings up to 2 s late", Telemetry.Shape.SENSORS, 1),
     SESSION("run cycles: session windows (gap 10 s) per machine", Telemetry.Shape.MACHINES, 1),
     TTL("keyed counts with a 5 s TTL over short-lived keys; a result when a key reaches 10 events", Telemetry.Shape.SHORT_LIVED_KEYS, 0);
@@ -31,6 +32,8 @@ public enum Query {
     public static final long SESSION_GAP = 10_000;
     public static final long TTL_MS = 5_000;
     public static final long TTL_THRESHOLD = 10;
+    /** COUNTS reports an auction's count each time it reaches a multiple of this. */
+    public static final long COUNTS_EVERY = 10;
     /** Q2 keeps bids on auctions whose id is a multiple of this. */
     public static final long Q2_MODULUS = 123;
     /** Q3 keeps people of these states, auctions of this category. */
@@ -48,7 +51,7 @@ public enum Query {
         this.closingOffsetMs = closingOffsetMs;
     }
 
-    /** Name on the command line and in result lines: q0 ... q8, sliding, session, ttl. */
+    /** Name on the command line and in result lines: q0 ... q8, counts, sliding, session, ttl. */
     public String id() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

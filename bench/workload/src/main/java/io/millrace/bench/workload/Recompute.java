@@ -32,6 +32,7 @@ public final class Recompute {
             case Q5 -> q5(records, out);
             case Q7 -> q7(records, out);
             case Q8 -> q8(records, out);
+            case COUNTS -> counts(records, out);
             case SLIDING -> sliding(records, out);
             case SESSION -> sessions(records, out);
             case TTL -> ttl(records, out);
@@ -147,6 +148,16 @@ public final class Recompute {
                 if (p != null && p.dateTime() - Math.floorMod(p.dateTime(), Query.Q8_SIZE) == w) {
                     out.add(new Rows.NewUser(p.id(), p.name(), a.id(), w));
                 }
+            }
+        }
+    }
+
+    private static void counts(List<Object> records, List<Object> out) {
+        Map<Long, Long> counts = new HashMap<>();
+        for (Bid b : bids(records)) {
+            long n = counts.merge(b.auction(), 1L, Long::sum);
+            if (n % Query.COUNTS_EVERY == 0) {
+                out.add(new Rows.KeyReached(b.auction(), n));
             }
         }
     }

@@ -30,7 +30,7 @@ public final class Rows {
     /** Session telemetry. */
     public record RunCycle(long machine, long start, long end, long events) {}
 
-    /** TTL telemetry. */
+    /** TTL telemetry, and COUNTS (key = auction). */
     public record KeyReached(long key, long count) {}
 
     /** A mutable count (window accumulator): updated in place, read by {@code getResult}. */
