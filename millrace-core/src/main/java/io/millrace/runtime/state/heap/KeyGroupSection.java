@@ -25,15 +25,18 @@ import java.util.Map;
  *       value, list, reducing, aggregating: key, value [, long expiry if ttl]
  *       map:                                key, int n, n x (user key, user value [, long expiry if ttl])
  *       namespaced:                         key, int n, n x (namespace, value)
+ *       grouped:                            (keys = the byte length of the payload) payload of a {@link GroupedState}
  *   int timer services; per service: UTF name, int timers, per timer:
  *       key, namespace, long timestamp, boolean eventTime, long sequence (registration order)
  * </pre>
  *
- * Keys, namespaces and values go through {@link StateSerializer}.
+ * Keys, namespaces and values go through {@link StateSerializer}; a grouped state's payload is self-contained
+ * (it numbers its own classes), so that it can be carried over unread when nobody claims it.
  */
 final class KeyGroupSection {
     static final String MAP = "map";
     static final String NAMESPACED = "namespaced";
+    static final String GROUPED = "grouped";
     private static final int MAGIC = 0x4D524B47;
 
     private KeyGroupSection() {}
@@ -44,8 +47,11 @@ final class KeyGroupSection {
     /** A timer of a restored section, added when its service is created by name. */
     record RestoredTimer(Object key, int keyGroup, Object namespace, long timestamp, boolean eventTime, long sequence) {}
 
+    /** A registered grouped state as a snapshot sees it. */
+    record GroupedRef(String name, GroupedState.Capture capture) {}
+
     /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
-    record Contents(List<StateRef> states, List<HeapTimerService<?>> timerServices,
+    record Contents(List<StateRef> states, List<GroupedRef> grouped, List<HeapTimerService<?>> timerServices,
             List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
 
     /** Writes the section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
@@ -53,7 +59,7 @@ final class KeyGroupSection {
         StateSerializer values = new StateSerializer();
         out.writeInt(MAGIC);
         out.writeInt(keyGroup);
-        out.writeInt(contents.states.size() + contents.unclaimedStates.size());
+        out.writeInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
@@ -64,8 +70,19 @@ final class KeyGroupSection {
                 }
             }
         }
+        for (GroupedRef g : contents.grouped) {
+            CaptureBuffer payload = new CaptureBuffer();
+            try (DataOutputStream payloadOut = new DataOutputStream(payload)) {
+                g.capture().write(keyGroup, payloadOut);
+            }
+            writeGroupedPayload(out, g.name(), payload.copy());
+        }
         for (RestoredState s : contents.unclaimedStates) {
             List<RestoredState.Entry> entries = s.entries(keyGroup);
+            if (s.kind.equals(GROUPED)) {
+                writeGroupedPayload(out, s.name, entries.isEmpty() ? new byte[0] : (byte[]) entries.get(0).value());
+                continue;
+            }
             writeStateHeader(out, s.name, s.kind, s.ttl, entries.size());
             for (RestoredState.Entry e : entries) {
                 writeEntry(out, values, s.name, s.kind, s.ttl, e.key(), e.value(), e.expiry());
@@ -93,6 +110,11 @@ final class KeyGroupSection {
                 writeTimer(out, values, service.getKey(), t.key(), t.namespace(), t.timestamp(), t.eventTime(), t.sequence());
             }
         }
+    }
+
+    private static void writeGroupedPayload(DataOutputStream out, String name, byte[] payload) throws IOException {
+        writeStateHeader(out, name, GROUPED, false, payload.length);
+        out.write(payload);
     }
 
     private static void writeStateHeader(DataOutputStream out, String name, String kind, boolean ttl, int keys)
@@ -179,6 +201,14 @@ final class KeyGroupSection {
                 state.checkSame(kind, ttl);
             }
             int keys = in.readInt();
+            if (kind.equals(GROUPED)) {
+                byte[] payload = new byte[keys];
+                in.readFully(payload);
+                if (keys > 0) {
+                    state.add(keyGroup, null, payload, Long.MAX_VALUE);
+                }
+                continue;
+            }
             for (int k = 0; k < keys; k++) {
                 readEntry(in, values, keyGroup, state);
             }
