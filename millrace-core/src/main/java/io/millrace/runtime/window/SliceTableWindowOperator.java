@@ -5,7 +5,6 @@ import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.util.ArrayList;
-import java.util.Arrays;
 
 /**
  * Tumbling and sliding time windows with the default trigger on the heap backend, slice-major: per slice of
@@ -24,8 +23,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private HeapKeyedStateBackend heap;
     private SliceStore store;
     private int firstGroup;
-    /** Scratch: the tables of one key group in the window being fired, oldest slice first. */
-    private SliceTable[] windowTables;
+    private final WindowKeys windowKeys = new WindowKeys();
 
     SliceTableWindowOperator(WindowSpec spec) {
         super(spec);
@@ -37,7 +35,6 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         heap = (HeapKeyedStateBackend) backend;
         firstGroup = heap.keyGroupRange().start();
         store = new SliceStore(firstGroup, heap.keyGroupRange().size());
-        windowTables = new SliceTable[layout.slicesPerWindow()];
         heap.registerGroupedState(STATE_NAME, store);
     }
 
@@ -167,55 +164,60 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             return;
         }
         TimeWindow window = new TimeWindow(end - layout.size(), end);
-        SliceTable[] tables = windowTables;
         int groups = heap.keyGroupRange().size();
         for (int group = 0; group < groups; group++) {
             if (store.firedBeforeRestore(group, end - 1)) {
                 continue;
             }
-            int n = 0;
+            SliceTable only = null;
+            int tables = 0;
             for (int i = from; i < to; i++) {
                 SliceTable t = slices.at(i)[group];
                 if (t != null) {
-                    tables[n++] = t;
+                    only = t;
+                    tables++;
                 }
             }
-            for (int j = 0; j < n; j++) {
-                fireTable(tables, j, n, group, window);
+            if (tables == 1) {
+                fireTable(only, group, window);
+            } else if (tables > 1) {
+                fireUnion(from, to, group, window);
             }
-            Arrays.fill(tables, 0, n, null);
         }
     }
 
-    /** Fires the keys of {@code tables[j]} that none of the older tables of the window holds. */
-    private void fireTable(SliceTable[] tables, int j, int n, int group, TimeWindow window) throws Exception {
-        SliceTable table = tables[j];
+    /** Fires the keys of a window whose only table in this key group is {@code table}. */
+    private void fireTable(SliceTable table, int group, TimeWindow window) throws Exception {
         for (int p = 0; p < table.size(); p++) {
             Object key = table.key(p);
-            int hash = key.hashCode();
-            if (seenBefore(tables, j, key, hash)) {
-                continue;
-            }
-            windowSlices.clear();
             windowSlices.add(table.value(p));
-            for (int k = j + 1; k < n; k++) {
-                Object acc = tables[k].get(key, hash);
-                if (acc != null) {
-                    windowSlices.add(acc);
-                }
-            }
             heap.setCurrentKey(key, group + firstGroup);
             emit(key, window, 0);
         }
     }
 
-    private static boolean seenBefore(SliceTable[] tables, int j, Object key, int hash) {
-        for (int k = 0; k < j; k++) {
-            if (tables[k].find(key, hash) >= 0) {
-                return true;
+    /** Fires the keys of a window that has several tables in this key group: each key once, with its slices oldest first. */
+    private void fireUnion(int from, int to, int group, TimeWindow window) throws Exception {
+        WindowKeys keys = windowKeys;
+        for (int i = from; i < to; i++) {
+            SliceTable t = store.slices.at(i)[group];
+            if (t != null) {
+                for (int p = 0; p < t.size(); p++) {
+                    Object key = t.key(p);
+                    keys.add(key, key.hashCode(), t.value(p));
+                }
             }
         }
-        return false;
+        try {
+            for (int k = 0; k < keys.size(); k++) {
+                Object key = keys.key(k);
+                keys.collect(k, windowSlices);
+                heap.setCurrentKey(key, group + firstGroup);
+                emit(key, window, 0);
+            }
+        } finally {
+            keys.clear();
+        }
     }
 
     private void emit(Object key, TimeWindow window, int firing) throws Exception {
