@@ -6,15 +6,19 @@ import java.util.Arrays;
  * Slices (or windows) ordered by id (slice start, or window end), each a stripe of {@link SliceTable}s, one
  * per owned key group, created when the group's first key arrives. Slices are few (a window's slices plus
  * those of late and early records), so a sorted array with a cache of the last stripe used is enough: a
- * record almost always lands in the slice of the record before it. Task thread only, except {@link View}.
+ * record almost always lands in one of the last two slices used (in order, or a little late). Task thread
+ * only, except {@link View}.
  */
 final class Stripes {
     private final int groups;
     private long[] ids = new long[16];
     private SliceTable[][] stripes = new SliceTable[16][];
     private int count;
+    /** The last two stripes used, most recent first; null when unknown. */
     private long lastId;
     private SliceTable[] last;
+    private long previousId;
+    private SliceTable[] previous;
 
     Stripes(int groups) {
         this.groups = groups;
@@ -33,18 +37,10 @@ final class Stripes {
         return stripes[index];
     }
 
-    /** The stripe of {@code id}, or null. */
-    SliceTable[] get(long id) {
-        if (last != null && lastId == id) {
-            return last;
-        }
-        int i = Arrays.binarySearch(ids, 0, count, id);
-        return i < 0 ? null : remember(id, stripes[i]);
-    }
-
     /** The table of {@code id} and key group index {@code group}, created when missing. */
     SliceTable table(long id, int group) {
-        SliceTable[] stripe = last != null && lastId == id ? last : stripe(id);
+        SliceTable[] stripe = last != null && lastId == id ? last
+                : previous != null && previousId == id ? remember(id, previous) : stripe(id);
         SliceTable t = stripe[group];
         if (t == null) {
             t = new SliceTable();
@@ -74,8 +70,12 @@ final class Stripes {
     }
 
     private SliceTable[] remember(long id, SliceTable[] stripe) {
-        lastId = id;
-        last = stripe;
+        if (stripe != last) {
+            previousId = lastId;
+            previous = last;
+            lastId = id;
+            last = stripe;
+        }
         return stripe;
     }
 
@@ -95,6 +95,7 @@ final class Stripes {
         Arrays.fill(stripes, count - n, count, null);
         count -= n;
         last = null;
+        previous = null;
     }
 
     /** Entries over all stripes and groups. */
