@@ -16,7 +16,9 @@ record HarnessContext(
         OperatorMetricGroup metrics,
         KeyedStateBackend keyedStateBackend,
         KeySelector<Object, Object> selector1,
-        KeySelector<Object, Object> selector2)
+        KeySelector<Object, Object> selector2,
+        long restoredCheckpointId,
+        int restoredParallelism)
         implements OperatorContext {
 
     @Override

@@ -26,6 +26,7 @@ public final class HarnessSetup<H> {
     private KeySelector<Object, Object> selector2;
     private BackendRestore restore;
     private KeyedStateBackendFactory backends;
+    private boolean restoreBetweenInputs = true;
 
     HarnessSetup(Opener<H> factory) {
         this.factory = factory;
@@ -81,12 +82,31 @@ public final class HarnessSetup<H> {
         return this;
     }
 
+    /**
+     * Whether a harness built from an operator factory checkpoints the operator after every input and
+     * continues with a fresh instance restored from that checkpoint (default: yes). A harness built from an
+     * operator instance cannot and never does.
+     */
+    public HarnessSetup<H> restoreBetweenInputs(boolean restore) {
+        this.restoreBetweenInputs = restore;
+        return this;
+    }
+
+    boolean restoresBetweenInputs() {
+        return restoreBetweenInputs;
+    }
+
     /** Creates the harness and opens its operator. */
     public H open() throws Exception {
         return factory.open(this);
     }
 
     HarnessContext context(ManualClock clock) {
+        return context(clock, -1, new OperatorMetricGroup(name, subtask));
+    }
+
+    /** A context with a new, empty backend; {@code restoredCheckpointId} -1 for a fresh start. */
+    HarnessContext context(ManualClock clock, long restoredCheckpointId, OperatorMetricGroup metrics) {
         KeyGroupRange range = KeyGroups.rangeFor(subtask, maxParallelism, parallelism);
         KeyedStateBackend backend = selector1 == null
                 ? null
@@ -94,7 +114,8 @@ public final class HarnessSetup<H> {
                         ? new HeapKeyedStateBackend(range, maxParallelism, clock)
                         : backends.create(name, range, maxParallelism, clock);
         return new HarnessContext(name, subtask, parallelism, maxParallelism, clock,
-                new OperatorMetricGroup(name, subtask), backend, selector1, selector2);
+                metrics, backend, selector1, selector2,
+                restoredCheckpointId, restoredCheckpointId < 0 ? -1 : parallelism);
     }
 
     void restore(KeyedStateBackend backend) throws Exception {

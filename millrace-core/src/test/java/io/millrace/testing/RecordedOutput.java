@@ -42,6 +42,16 @@ public final class RecordedOutput<T> implements Output<T> {
         return watermarks;
     }
 
+    /** Number of records emitted so far, main and side outputs together. */
+    int recordCount() {
+        return records.size() + sideOutputs.values().stream().mapToInt(List::size).sum();
+    }
+
+    /** Forgets the watermarks recorded after the first {@code count}. */
+    void keepWatermarks(int count) {
+        watermarks.subList(count, watermarks.size()).clear();
+    }
+
     /** Forgets everything recorded so far. */
     public void clear() {
         records.clear();

@@ -10,11 +10,12 @@ import org.rocksdb.RocksIterator;
 /**
  * The section of one key group in a RocksDB backend's checkpoint: the stored rows of every state and
  * timer service in that group, copied as bytes (keys and values are already in the canonical
- * {@link io.millrace.rocksdb.serde.TaggedSerializer} encoding, so any subtask can load them).
- * Self-describing per state:
+ * {@link io.millrace.runtime.state.serde.StateSerializer} encoding, so any subtask can load them),
+ * with the backend's schema dictionary ({@link SchemaColumn}) in front. Self-describing per state:
  *
  * <pre>
  *   int magic, int keyGroup
+ *   schema rows: int n, n bytes of row key, int m, m bytes of row value; then int -1
  *   int states; per state: UTF name, UTF kind, boolean ttl, rows, int -1
  *       row: int n, n bytes of row key after the 2-byte key group, int m, m bytes of row value
  *            (with ttl the value starts with the 8-byte expiry)
@@ -23,7 +24,9 @@ import org.rocksdb.RocksIterator;
  * </pre>
  */
 final class KeyGroupRows {
-    private static final int MAGIC = 0x4D52524B;
+    /** "MRR2": the format with the schema dictionary. */
+    private static final int MAGIC = 0x4D525232;
+    private static final int OLD_MAGIC = 0x4D52524B;
     private static final int END = -1;
 
     private KeyGroupRows() {}
@@ -36,6 +39,9 @@ final class KeyGroupRows {
 
     /** Receives what {@link #read} finds; called on the restoring (task) thread. */
     interface Target {
+        /** One row of the checkpointed schema dictionary; all come before the first state. */
+        void schemaRow(byte[] key, byte[] value);
+
         /** Prepares to receive rows of a state as described in the section. */
         void beginState(String name, String kind, boolean ttl);
 
@@ -49,11 +55,23 @@ final class KeyGroupRows {
     }
 
     /** Writes the section of {@code keyGroup} from the view. */
-    static void write(DataOutputStream out, int keyGroup, StoreView view, List<StatePart> states, List<TimerPart> timers)
-            throws IOException {
+    static void write(DataOutputStream out, int keyGroup, StoreView view, BytesColumn schema, List<StatePart> states,
+            List<TimerPart> timers) throws IOException {
         byte[] prefix = {(byte) (keyGroup >>> 8), (byte) keyGroup};
         out.writeInt(MAGIC);
         out.writeInt(keyGroup);
+        try (RocksIterator it = view.scan(schema)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                byte[] value = it.value();
+                out.writeInt(key.length);
+                out.write(key);
+                out.writeInt(value.length);
+                out.write(value);
+            }
+            schema.checkStatus(it);
+        }
+        out.writeInt(END);
         out.writeInt(states.size());
         for (StatePart s : states) {
             out.writeUTF(s.name());
@@ -95,13 +113,25 @@ final class KeyGroupRows {
 
     /** Reads the section of {@code keyGroup}; fails when the stream holds another group's section or none. */
     static void read(DataInputStream in, int keyGroup, Target target) throws IOException {
-        if (in.readInt() != MAGIC) {
+        int magic = in.readInt();
+        if (magic == OLD_MAGIC) {
+            throw new StreamCorruptedException("the RocksDB section of key group " + keyGroup + " was written by an older"
+                    + " Millrace whose state format had no schema dictionary; it cannot be restored (start the job without it)");
+        }
+        if (magic != MAGIC) {
             throw new StreamCorruptedException("no RocksDB key group section at the offset of key group " + keyGroup
                     + " (a checkpoint of another state backend cannot be restored into RocksDB)");
         }
         int written = in.readInt();
         if (written != keyGroup) {
             throw new StreamCorruptedException("expected the section of key group " + keyGroup + ", found key group " + written);
+        }
+        for (int n = in.readInt(); n != END; n = in.readInt()) {
+            byte[] key = new byte[n];
+            in.readFully(key);
+            byte[] value = new byte[in.readInt()];
+            in.readFully(value);
+            target.schemaRow(key, value);
         }
         int states = in.readInt();
         for (int i = 0; i < states; i++) {

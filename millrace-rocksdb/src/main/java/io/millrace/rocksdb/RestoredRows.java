@@ -39,6 +39,11 @@ final class RestoredRows implements KeyGroupRows.Target {
     }
 
     @Override
+    public void schemaRow(byte[] key, byte[] value) {
+        backend.restoreSchemaRow(key, value);
+    }
+
+    @Override
     public void beginState(String name, String kind, boolean ttl) {
         rowsHaveTtl = ttl;
         created = backend.createdState(name);

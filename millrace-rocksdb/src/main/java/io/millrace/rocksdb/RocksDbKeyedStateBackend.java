@@ -5,14 +5,13 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
-import io.millrace.rocksdb.serde.ByteWriter;
-import io.millrace.rocksdb.serde.TaggedSerializer;
-import io.millrace.rocksdb.serde.TypeDescription;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.StateSerializer;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 import java.io.DataInputStream;
@@ -50,8 +49,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     static final int TICK_SWEEP_ROWS = 4096;
 
     final Clock clock;
-    /** Serializes keys, namespaces and map keys canonically (equal values, equal bytes). */
-    final TaggedSerializer keys = TaggedSerializer.canonical();
+    /** Resolves user classes when stored values are read: the context class loader at construction. */
+    final ClassLoader loader = StateSerializer.userClassLoader();
     private final String operatorName;
     private final KeyGroupRange range;
     private final int maxParallelism;
@@ -64,10 +63,13 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final Map<String, RocksTimerService<?>> timerServicesByName = new LinkedHashMap<>();
     /** Restored states and timer services no operator has created yet. */
     private final RestoredRows restored = new RestoredRows(this);
+    /** The shapes of stored records and enums, in the reserved column family. */
+    final SchemaColumn schema;
+    /** Serializes keys, namespaces and map keys canonically (equal values, equal bytes). */
+    final StateSerializer keys;
     private final ByteWriter keyScratch = new ByteWriter(64);
     private final ByteWriter valueScratch = new ByteWriter(256);
     private final ByteWriter keyEncoder = new ByteWriter(64);
-    private Class<?> lastKeyType;
 
     /** The current key and its bytes {@code [key group][key]}; both null when there is none. */
     private Object key;
@@ -88,6 +90,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         this.clock = clock;
         this.store = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
                 SharedMemory.acquire(config.managedMemoryBytes()));
+        this.schema = new SchemaColumn(store.column(SchemaColumn.COLUMN));
+        this.keys = StateSerializer.forKeys(schema, loader, "the keys of operator '" + operatorName + "'");
     }
 
     /** A state's kind (or "namespaced") and the object handed out for it. */
@@ -124,10 +128,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         keyEncoder.reset();
         keyEncoder.writeShort(group);
         keys.write(newKey, keyEncoder);
-        if (newKey.getClass() != lastKeyType) {
-            lastKeyType = newKey.getClass();
-            store.meta().put(utf8("key-type"), utf8(TypeDescription.of(lastKeyType)));
-        }
         key = newKey;
         keyBytes = keyEncoder.toByteArray();
         keyGroup = group;
@@ -344,7 +344,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             timerParts.add(new TimerPart(t.name(), timerIndex(t.name())));
         }
         restored.addUnclaimedTimers(timerParts);
-        return new RocksDbSnapshot(store, range, store.view(), List.copyOf(stateParts), List.copyOf(timerParts));
+        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), List.copyOf(stateParts), List.copyOf(timerParts));
     }
 
     /**
@@ -410,9 +410,35 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return valueScratch;
     }
 
-    /** Records the type of a state's values in the metadata column (once per state and class). */
-    void noteValueType(String stateName, Object value) {
-        store.meta().put(utf8("type:" + stateName + ":" + value.getClass().getName()), utf8(TypeDescription.of(value.getClass())));
+    /** Names a state and this operator in errors, e.g. {@code state 'totals' of operator 'sum'}. */
+    String describeState(String stateName) {
+        return "state '" + stateName + "' of operator '" + operatorName + "'";
+    }
+
+    /**
+     * Fails with a {@link io.millrace.runtime.state.serde.StateSchemaException} unless the stored keys and
+     * the stored values of {@code stateName} can be read with the classes as they are now.
+     */
+    private void checkSchema(String stateName) {
+        schema.check(null, loader, "the keys of operator '" + operatorName + "'");
+        schema.check(stateName, loader, describeState(stateName));
+    }
+
+    /**
+     * Stores a row of a restored schema dictionary; a shape now used by a created state's values, or by
+     * keys, is checked at once.
+     */
+    void restoreSchemaRow(byte[] key, byte[] value) {
+        String use = schema.restore(key, value);
+        if (use == null) {
+            return;
+        }
+        int id = SchemaColumn.idOfUseRow(key);
+        if (use.isEmpty()) {
+            schema.check(id, true, loader, "the keys of operator '" + operatorName + "'");
+        } else if (states.containsKey(use)) {
+            schema.check(id, false, loader, describeState(use));
+        }
     }
 
     /** Gets or creates a state; the same name with another kind is refused. */
@@ -428,6 +454,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (closed) {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
+        checkSchema(name);
         StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, stateColumn(name));
         store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
         restored.claimState(column);

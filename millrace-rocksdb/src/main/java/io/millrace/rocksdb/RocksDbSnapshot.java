@@ -20,13 +20,16 @@ final class RocksDbSnapshot implements KeyedStateSnapshot {
     private final RocksDbStore store;
     private final KeyGroupRange range;
     private final StoreView view;
+    private final BytesColumn schema;
     private final List<StatePart> states;
     private final List<TimerPart> timers;
 
-    RocksDbSnapshot(RocksDbStore store, KeyGroupRange range, StoreView view, List<StatePart> states, List<TimerPart> timers) {
+    RocksDbSnapshot(RocksDbStore store, KeyGroupRange range, StoreView view, BytesColumn schema, List<StatePart> states,
+            List<TimerPart> timers) {
         this.store = store;
         this.range = range;
         this.view = view;
+        this.schema = schema;
         this.states = states;
         this.timers = timers;
     }
@@ -47,7 +50,7 @@ final class RocksDbSnapshot implements KeyedStateSnapshot {
                 }
                 out.flush();
                 keyGroupOffsets[i] = positions.position();
-                KeyGroupRows.write(out, range.start() + i, view, states, timers);
+                KeyGroupRows.write(out, range.start() + i, view, schema, states, timers);
             }
             out.flush();
         } finally {

@@ -1,8 +1,8 @@
 package io.millrace.rocksdb;
 
 import io.millrace.api.time.Clock;
-import io.millrace.rocksdb.serde.ByteReader;
-import io.millrace.rocksdb.serde.ByteWriter;
+import io.millrace.runtime.state.serde.ByteReader;
+import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 

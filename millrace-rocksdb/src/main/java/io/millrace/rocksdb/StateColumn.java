@@ -1,9 +1,9 @@
 package io.millrace.rocksdb;
 
 import io.millrace.api.state.StateTtlConfig;
-import io.millrace.rocksdb.serde.ByteReader;
-import io.millrace.rocksdb.serde.ByteWriter;
-import io.millrace.rocksdb.serde.TaggedSerializer;
+import io.millrace.runtime.state.serde.ByteReader;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.StateSerializer;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -33,9 +33,8 @@ final class StateColumn {
     private final BytesColumn bytes;
     private final long ttlMillis;
     private final boolean refreshOnRead;
-    private final TaggedSerializer values = TaggedSerializer.values();
+    private final StateSerializer values;
     private final ByteReader reader = new ByteReader();
-    private Class<?> lastValueType;
     private int accessesSinceSweep;
     /** Where the current sweep pass goes on; null between passes. */
     private byte[] sweepCursor;
@@ -54,6 +53,7 @@ final class StateColumn {
         this.bytes = bytes;
         this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
+        this.values = StateSerializer.forValues(backend.schema, name, backend.loader, backend.describeState(name));
     }
 
     BytesColumn bytes() {
@@ -161,7 +161,6 @@ final class StateColumn {
     byte[] encode(Object value) {
         ByteWriter v = backend.valueScratch();
         v.reset();
-        noteType(value);
         serialize(value, v);
         return v.toByteArray();
     }
@@ -399,7 +398,6 @@ final class StateColumn {
             onTtlAccess(now);
             v.writeLong(expiryFrom(now));
         }
-        noteType(value);
         serialize(value, v);
         bytes.put(key, offset, length, v.buffer(), 0, v.size());
     }
@@ -416,13 +414,6 @@ final class StateColumn {
         byte[] copy = row.clone();
         setExpiry(copy, expiryFrom(now));
         bytes.put(key, copy);
-    }
-
-    private void noteType(Object value) {
-        if (value.getClass() != lastValueType) {
-            lastValueType = value.getClass();
-            backend.noteValueType(name, value);
-        }
     }
 
     /** The expiry of a row written now; keeps the sweep's lower bound of all expiries valid. */

@@ -260,11 +260,13 @@ public final class CheckpointCoordinator {
             List<SubtaskAck.OperatorPart> parts = e.getValue();
             parts.sort(java.util.Comparator.comparingInt(x -> x.snapshot().subtask()));
             List<CheckpointMetadata.SubtaskSnapshot> subtasks = new ArrayList<>();
+            long watermark = Long.MAX_VALUE;
             for (SubtaskAck.OperatorPart part : parts) {
                 subtasks.add(part.snapshot());
+                watermark = Math.min(watermark, part.watermark());
             }
             SubtaskAck.OperatorPart first = parts.get(0);
-            operators.put(e.getKey(), new CheckpointMetadata.OperatorSnapshot(e.getKey(), first.name(), first.parallelism(), subtasks));
+            operators.put(e.getKey(), new CheckpointMetadata.OperatorSnapshot(e.getKey(), first.name(), first.parallelism(), subtasks, watermark));
         }
         CheckpointMetadata metadata = new CheckpointMetadata(p.id, p.triggeredAt, p.savepoint, jobName, maxParallelism, operators);
         storage.commit(metadata);

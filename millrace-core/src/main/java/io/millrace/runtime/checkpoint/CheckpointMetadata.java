@@ -15,10 +15,19 @@ public record CheckpointMetadata(
         operators = Map.copyOf(operators);
     }
 
-    /** The state of one operator, all subtasks. */
-    public record OperatorSnapshot(String operatorId, String name, int parallelism, List<SubtaskSnapshot> subtasks) {
+    /**
+     * The state of one operator, all subtasks, and its watermark: the lowest input watermark any of its subtasks
+     * had at the barrier ({@code Long.MIN_VALUE} if one had none yet). A restored job starts from it, so that a
+     * replayed record is late exactly when it was late before the failure.
+     */
+    public record OperatorSnapshot(String operatorId, String name, int parallelism, List<SubtaskSnapshot> subtasks, long watermark) {
         public OperatorSnapshot {
             subtasks = List.copyOf(subtasks);
+        }
+
+        /** An operator without a known watermark. */
+        public OperatorSnapshot(String operatorId, String name, int parallelism, List<SubtaskSnapshot> subtasks) {
+            this(operatorId, name, parallelism, subtasks, Long.MIN_VALUE);
         }
     }
 

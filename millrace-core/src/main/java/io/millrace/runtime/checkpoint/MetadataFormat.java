@@ -61,6 +61,9 @@ final class MetadataFormat {
             op.put("id", operator.operatorId());
             op.put("name", operator.name());
             op.put("parallelism", operator.parallelism());
+            if (operator.watermark() != Long.MIN_VALUE) {
+                op.put("watermark", operator.watermark());
+            }
             ArrayNode subtasks = op.putArray("subtasks");
             for (SubtaskSnapshot subtask : operator.subtasks()) {
                 ObjectNode st = subtasks.addObject();
@@ -133,8 +136,9 @@ final class MetadataFormat {
                         handle(st.path("operatorState"), handlePath)));
             }
             String id = field(op, "id", JsonNodeType.STRING).asText();
+            long watermark = op.has("watermark") ? number(op, "watermark") : Long.MIN_VALUE;
             OperatorSnapshot previous = operators.put(id, new OperatorSnapshot(
-                    id, textOrNull(op, "name"), (int) number(op, "parallelism"), subtasks));
+                    id, textOrNull(op, "name"), (int) number(op, "parallelism"), subtasks, watermark));
             if (previous != null) {
                 throw new IOException("operator '" + id + "' appears twice");
             }

@@ -58,6 +58,15 @@ public final class StateRestorer {
         return metadata.operators().containsKey(operatorId);
     }
 
+    /**
+     * The watermark to start this operator from: the lowest any of its subtasks had at the checkpoint (so also
+     * right after a rescale), or {@code Long.MIN_VALUE} if the checkpoint does not know it.
+     */
+    public long watermark(String operatorId) {
+        CheckpointMetadata.OperatorSnapshot op = metadata.operators().get(operatorId);
+        return op == null ? Long.MIN_VALUE : op.watermark();
+    }
+
     public int parallelism(String operatorId) {
         CheckpointMetadata.OperatorSnapshot op = metadata.operators().get(operatorId);
         return op == null ? -1 : op.parallelism();

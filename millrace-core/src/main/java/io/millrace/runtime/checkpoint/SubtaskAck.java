@@ -7,6 +7,6 @@ import java.util.List;
  * the task paused for the snapshot and waited for barrier alignment.
  */
 public record SubtaskAck(long checkpointId, List<OperatorPart> operators, long syncNanos, long alignmentNanos, long bytes) {
-    /** One operator subtask's files. */
-    public record OperatorPart(String operatorId, String name, int parallelism, CheckpointMetadata.SubtaskSnapshot snapshot) {}
+    /** One operator subtask's files, and the input watermark it had at the barrier. */
+    public record OperatorPart(String operatorId, String name, int parallelism, CheckpointMetadata.SubtaskSnapshot snapshot, long watermark) {}
 }

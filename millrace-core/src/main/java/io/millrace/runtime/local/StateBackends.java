@@ -9,6 +9,6 @@ public final class StateBackends {
 
     /** Keyed state on the JVM heap (the default). */
     public static KeyedStateBackendFactory heap() {
-        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(range, maxParallelism, clock);
+        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock);
     }
 }

@@ -61,6 +61,24 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         this.clock = context.clock();
     }
 
+    /**
+     * Before {@link #start}, when the job resumes from a checkpoint: the watermark this subtask had emitted
+     * there. It is emitted at once, and the combined watermark of the splits (whose generators start afresh)
+     * is not emitted again until it passes it.
+     */
+    public void restoreWatermark(long watermark) {
+        if (watermark > emittedWatermark && watermark != Long.MAX_VALUE) {
+            emittedWatermark = watermark;
+            metrics.watermark(watermark);
+            output.emitWatermark(watermark);
+        }
+    }
+
+    /** The watermark this subtask emitted last ({@code Long.MIN_VALUE}: none yet). */
+    public long emittedWatermark() {
+        return emittedWatermark;
+    }
+
     public void start(List<SourceSplit> assigned) {
         reader.addSplits(assigned);
         reader.noMoreSplits();

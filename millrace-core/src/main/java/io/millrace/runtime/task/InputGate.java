@@ -33,7 +33,16 @@ final class InputGate {
     private long watermark = Long.MIN_VALUE;
 
     InputGate(List<InputChannel> inputs) {
+        this(inputs, Long.MIN_VALUE);
+    }
+
+    /**
+     * A gate resuming from a checkpoint at {@code restoredWatermark}: the subtask watermark starts there and only
+     * advances past it.
+     */
+    InputGate(List<InputChannel> inputs, long restoredWatermark) {
         this.inputs = inputs.toArray(new InputChannel[0]);
+        this.watermark = restoredWatermark;
     }
 
     /** The channel the last polled element came from. */

@@ -20,7 +20,7 @@ import java.util.List;
 final class SnapshotWriter {
     /** What the task thread captured of one operator. */
     record Captured(String operatorId, String name, int parallelism, int subtask, KeyGroupRange range,
-            KeyedStateSnapshot keyed, List<? extends Serializable> items) {}
+            KeyedStateSnapshot keyed, List<? extends Serializable> items, long watermark) {}
 
     private SnapshotWriter() {}
 
@@ -56,7 +56,7 @@ final class SnapshotWriter {
                 bytes += op.size();
             }
             parts.add(new SubtaskAck.OperatorPart(c.operatorId(), c.name(), c.parallelism(),
-                    new SubtaskSnapshot(c.subtask(), start, offsets, keyed, op)));
+                    new SubtaskSnapshot(c.subtask(), start, offsets, keyed, op), c.watermark()));
         }
         return new SubtaskAck(checkpointId, parts, syncNanos, alignNanos, bytes);
     }

@@ -23,6 +23,7 @@ public final class SourceTask extends Task {
     private String sourceOperatorId;
     private String sourceName;
     private int sourceParallelism;
+    private long restoredWatermark = Long.MIN_VALUE;
 
     SourceTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
         super(name, subtask, clock, signal, host, bufferTimeoutNanos);
@@ -35,6 +36,11 @@ public final class SourceTask extends Task {
         this.sourceOperatorId = operatorId;
         this.sourceName = name;
         this.sourceParallelism = parallelism;
+    }
+
+    /** When resuming from a checkpoint: the watermark the source had there, emitted before anything is read. */
+    void resumeAt(long watermark) {
+        this.restoredWatermark = watermark;
     }
 
     /** Asks this source to snapshot its positions and send a barrier, between two reads. Thread-safe. */
@@ -51,12 +57,13 @@ public final class SourceTask extends Task {
     @Override
     protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) {
         captured.add(new SnapshotWriter.Captured(sourceOperatorId, sourceName, sourceParallelism, subtask, null, null,
-                source.snapshotSplits()));
+                source.snapshotSplits(), source.emittedWatermark()));
     }
 
     @Override
     protected void runLoop() throws Exception {
         try {
+            source.restoreWatermark(restoredWatermark);
             source.start(splits);
             while (!host.cancelled()) {
                 runMailsAndTimers();
@@ -94,6 +101,11 @@ public final class SourceTask extends Task {
             }
         }
         pausedNanos += clock.nanoTime() - start;
+    }
+
+    @Override
+    protected long inputWatermark() {
+        return source.emittedWatermark();
     }
 
     @Override

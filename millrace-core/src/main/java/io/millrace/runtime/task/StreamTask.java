@@ -48,7 +48,15 @@ final class StreamTask extends Task {
     }
 
     @Override
+    protected long inputWatermark() {
+        return gate.watermark();
+    }
+
+    @Override
     protected void runLoop() throws Exception {
+        if (gate.watermark() != Long.MIN_VALUE) {
+            head.processWatermark(gate.watermark()); // restored: judge replayed records against it, as before the failure
+        }
         while (!host.cancelled()) {
             runMailsAndTimers();
             Object element = gate.poll();

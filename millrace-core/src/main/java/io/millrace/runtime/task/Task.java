@@ -272,7 +272,7 @@ public abstract class Task implements Runnable {
             captured.add(new SnapshotWriter.Captured(m.operatorId(), m.context().operatorName(), m.context().parallelism(), subtask,
                     backend == null ? null : backend.keyGroupRange(),
                     backend == null ? null : backend.snapshot(checkpointId),
-                    m.operator().snapshotOperatorState(checkpointId)));
+                    m.operator().snapshotOperatorState(checkpointId), inputWatermark()));
         }
         long syncNanos = clock.nanoTime() - start;
         if (sendBarrier) {
@@ -290,6 +290,9 @@ public abstract class Task implements Runnable {
             }
         });
     }
+
+    /** The watermark the chain's head has been given so far ({@code Long.MIN_VALUE}: none). */
+    protected abstract long inputWatermark();
 
     /** A source task adds its reader's positions. Default: nothing. */
     protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) throws Exception {}

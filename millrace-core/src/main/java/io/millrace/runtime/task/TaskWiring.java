@@ -178,8 +178,12 @@ public final class TaskWiring {
             SourceOperator<Object> op = new SourceOperator<>(reader, spec.watermarks(), spec.badRecords(), ctx, outputs.get(head));
             st.setSource(op, outputs.get(head), splitsFor(head, (Source<Object, SourceSplit>) spec.source(), subtask, c.parallelism()),
                     OperatorIds.of(head), head.name(), c.parallelism());
+            if (restorer != null) {
+                st.resumeAt(restorer.watermark(OperatorIds.of(head)));
+            }
         } else {
-            ((StreamTask) task).setInput(new InputGate(gates.get(c).get(subtask)));
+            long restored = restorer == null ? Long.MIN_VALUE : restorer.watermark(OperatorIds.of(c.head()));
+            ((StreamTask) task).setInput(new InputGate(gates.get(c).get(subtask), restored));
         }
     }
 

@@ -1,10 +1,10 @@
 package io.millrace.runtime.window;
 
-import io.millrace.runtime.state.StateSerializer;
 import io.millrace.runtime.state.heap.GroupedState;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
+import io.millrace.runtime.state.serde.ByteReader;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.ShapeDictionary;
+import io.millrace.runtime.state.serde.StateSerializer;
 import java.util.Arrays;
 
 /**
@@ -14,11 +14,14 @@ import java.util.Arrays;
  *
  * <pre>
  *   long firedUpTo
- *   int slices;  per slice:  long start, int keys, keys x (key, accumulator)   (keys in insertion order)
- *   int windows; per window: long end,   int keys, keys x (key, Integer firings so far)
+ *   varint slices;  per slice:  long start, varint keys, keys x (key, accumulator)   (keys in insertion order)
+ *   varint windows; per window: long end,   varint keys, keys x (key, Integer firings so far)
  * </pre>
  *
- * Keys and values go through {@link StateSerializer}. Restoring at another parallelism keeps each group's
+ * Keys go through a {@linkplain StateSerializer#forKeys key serializer}, accumulators and firing counts
+ * through a {@linkplain StateSerializer#forValues value serializer}, over the shape dictionary the backend
+ * keeps with the payload; so accumulator classes evolve as in any state, and one that no longer fits fails
+ * the restore naming the state and operator. Restoring at another parallelism keeps each group's
  * fired-up-to time, so windows that fired before the checkpoint do not fire again. Task thread only; captures
  * are written on any thread under the {@link GroupedState} contract: the operator sets the backend's current
  * key before it changes a key group's tables, and stripes added or dropped later do not show in a capture.
@@ -26,6 +29,7 @@ import java.util.Arrays;
 final class SliceStore implements GroupedState {
     final Stripes slices;
     final Stripes firings;
+    private final String name;
     private final int firstGroup;
     /** Per key group index: the fired-up-to time restored from a checkpoint, Long.MIN_VALUE when none. */
     private final long[] restoredFiredUpTo;
@@ -33,7 +37,9 @@ final class SliceStore implements GroupedState {
     /** The operator's own fired-up-to time (watermark or processing time), kept current by the operator. */
     long firedUpTo = Long.MIN_VALUE;
 
-    SliceStore(int firstGroup, int groups) {
+    /** The store of state {@code name} for the key groups {@code firstGroup} to {@code firstGroup + groups - 1}. */
+    SliceStore(String name, int firstGroup, int groups) {
+        this.name = name;
         this.firstGroup = firstGroup;
         this.slices = new Stripes(groups);
         this.firings = new Stripes(groups);
@@ -59,52 +65,56 @@ final class SliceStore implements GroupedState {
         for (int i = 0; i < fired.length; i++) {
             fired[i] = firedUpTo(i);
         }
-        return (keyGroup, out) -> {
+        return (keyGroup, shapes, out) -> {
             int group = keyGroup - firstGroup;
-            StateSerializer values = new StateSerializer();
+            ClassLoader loader = StateSerializer.userClassLoader();
+            StateSerializer keys = StateSerializer.forKeys(shapes, loader, null);
+            StateSerializer values = StateSerializer.forValues(shapes, name, loader, null);
             out.writeLong(fired[group]);
-            write(out, values, s, group);
-            write(out, values, f, group);
+            write(out, keys, values, s, group);
+            write(out, keys, values, f, group);
         };
     }
 
-    private static void write(DataOutputStream out, StateSerializer values, Stripes.View view, int group) throws IOException {
+    private static void write(ByteWriter out, StateSerializer keys, StateSerializer values, Stripes.View view, int group) {
         int n = 0;
         for (SliceTable[] stripe : view.stripes()) {
             n += stripe[group] != null ? 1 : 0;
         }
-        out.writeInt(n);
+        out.writeVarInt(n);
         for (int i = 0; i < view.ids().length; i++) {
             SliceTable t = view.stripes()[i][group];
             if (t == null) {
                 continue;
             }
             out.writeLong(view.ids()[i]);
-            out.writeInt(t.size());
+            out.writeVarInt(t.size());
             for (int p = 0; p < t.size(); p++) {
-                values.write(out, t.key(p));
-                values.write(out, t.value(p));
+                keys.write(t.key(p), out);
+                values.write(t.value(p), out);
             }
         }
     }
 
     @Override
-    public void restore(int keyGroup, DataInputStream in) throws IOException {
+    public void restore(int keyGroup, ShapeDictionary shapes, ByteReader in, String context) {
         int group = keyGroup - firstGroup;
-        StateSerializer values = new StateSerializer();
+        ClassLoader loader = StateSerializer.userClassLoader();
+        StateSerializer keys = StateSerializer.forKeys(shapes, loader, "the keys of " + context);
+        StateSerializer values = StateSerializer.forValues(shapes, null, loader, context);
         restoredFiredUpTo[group] = Math.max(restoredFiredUpTo[group], in.readLong());
         restored = true;
-        read(in, values, slices, group);
-        read(in, values, firings, group);
+        read(in, keys, values, slices, group);
+        read(in, keys, values, firings, group);
     }
 
-    private static void read(DataInputStream in, StateSerializer values, Stripes into, int group) throws IOException {
-        int n = in.readInt();
+    private static void read(ByteReader in, StateSerializer keys, StateSerializer values, Stripes into, int group) {
+        int n = in.readVarInt();
         for (int i = 0; i < n; i++) {
             SliceTable t = into.table(in.readLong(), group);
-            int keys = in.readInt();
-            for (int k = 0; k < keys; k++) {
-                Object key = values.read(in);
+            int count = in.readVarInt();
+            for (int k = 0; k < count; k++) {
+                Object key = keys.read(in);
                 Object value = values.read(in);
                 int p = t.find(key, key.hashCode());
                 if (p < 0) {

@@ -34,7 +34,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     void openState() throws Exception {
         heap = (HeapKeyedStateBackend) backend;
         firstGroup = heap.keyGroupRange().start();
-        store = new SliceStore(firstGroup, heap.keyGroupRange().size());
+        store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size());
         heap.registerGroupedState(STATE_NAME, store);
     }
 

@@ -23,7 +23,7 @@ class MetadataFormatTest {
         SubtaskSnapshot operatorOnly = new SubtaskSnapshot(1, 4, null, null, new StateHandle("chk-7/counts-1.op", 12, 0));
         SubtaskSnapshot empty = new SubtaskSnapshot(2, 8, null, null, null);
         Map<String, OperatorSnapshot> operators = new LinkedHashMap<>();
-        operators.put("counts", new OperatorSnapshot("counts", "Keyed counts \"per machine\" — °C", 3, List.of(keyedOnly, operatorOnly, empty)));
+        operators.put("counts", new OperatorSnapshot("counts", "Keyed counts \"per machine\" — °C", 3, List.of(keyedOnly, operatorOnly, empty), 1_699_999_990_000L));
         operators.put("source", new OperatorSnapshot("source", null, 1, List.of()));
         return new CheckpointMetadata(7, 1_700_000_000_123L, savepoint, "factory floor", 128, operators);
     }

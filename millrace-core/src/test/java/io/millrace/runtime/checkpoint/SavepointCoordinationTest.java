@@ -55,7 +55,7 @@ class SavepointCoordinationTest {
     private void ack(long id) throws Exception {
         StateHandle state = StateFileTest.write(storage, id, "op-0.op", 10);
         coordinator.acknowledge(new SubtaskAck(id, List.of(new SubtaskAck.OperatorPart("op", "op", 1,
-                new CheckpointMetadata.SubtaskSnapshot(0, 0, null, null, state))), 0, 0, 10));
+                new CheckpointMetadata.SubtaskSnapshot(0, 0, null, null, state), Long.MIN_VALUE)), 0, 0, 10));
     }
 
     private static CheckpointConfig periodic() {

@@ -54,7 +54,7 @@ class CoProcessOperatorTest {
 
     @Test
     void keyed_controlStreamEnablesAndDisablesKeys() throws Exception {
-        try (var h = TwoInputOperatorHarness.of(new CoProcessOperator<>(new Gate()))
+        try (var h = TwoInputOperatorHarness.of(() -> new CoProcessOperator<>(new Gate()))
                 .keyedBy((Control c) -> c.sensor(), (Reading r) -> r.sensor()).open()) {
             h.processElement2(new Reading("a", 1), 0);
             h.processElement1(new Control("a", true), 10);
@@ -93,7 +93,7 @@ class CoProcessOperatorTest {
 
     @Test
     void keyedWithBroadcastInput_timersOnTheBroadcastInputAreRefused() throws Exception {
-        try (var h = TwoInputOperatorHarness.of(new CoProcessOperator<>(new UsesTimers()))
+        try (var h = TwoInputOperatorHarness.of(() -> new CoProcessOperator<>(new UsesTimers()))
                 .name("gate").keyedBy((String s) -> s, null).open()) {
             h.processElement1("x", 0);
             assertThat(h.extractOutputValues()).containsExactly("1:x key x");
@@ -130,7 +130,7 @@ class CoProcessOperatorTest {
 
     @Test
     void keyedWithBroadcastInput_stateOnTheBroadcastInputIsRefused() throws Exception {
-        try (var h = TwoInputOperatorHarness.of(new CoProcessOperator<>(new ReadsStateOnBroadcast()))
+        try (var h = TwoInputOperatorHarness.of(() -> new CoProcessOperator<>(new ReadsStateOnBroadcast()))
                 .keyedBy((String s) -> s, null).open()) {
             h.processElement1("x", 0);
             assertThatThrownBy(() -> h.processElement2("rule", 0))
@@ -157,7 +157,7 @@ class CoProcessOperatorTest {
 
     @Test
     void nonKeyed_processesBothInputs_andHasNoTimers() throws Exception {
-        try (var h = TwoInputOperatorHarness.of(new CoProcessOperator<>(new Merge())).name("merge").open()) {
+        try (var h = TwoInputOperatorHarness.of(() -> new CoProcessOperator<>(new Merge())).name("merge").open()) {
             h.processElement1("a", 5);
             h.processElement2(7, 6);
             h.processWatermark(10);
@@ -165,7 +165,7 @@ class CoProcessOperatorTest {
             assertThat(h.watermarks()).containsExactly(10L);
             assertThat(h.backend()).isNull();
         }
-        try (var h = TwoInputOperatorHarness.of(new CoProcessOperator<>(new UsesTimers())).name("merge").open()) {
+        try (var h = TwoInputOperatorHarness.of(() -> new CoProcessOperator<>(new UsesTimers())).name("merge").open()) {
             assertThatThrownBy(() -> h.processElement1("a", 0))
                     .isInstanceOf(UserFunctionException.class)
                     .cause()

@@ -52,7 +52,7 @@ class KeyedProcessOperatorTest {
     }
 
     private static OneInputOperatorHarness<Reading, String> harness(KeyedProcessFunction<String, Reading, String> fn) throws Exception {
-        return OneInputOperatorHarness.of(new KeyedProcessOperator<>(fn)).name("counter").keyedBy((Reading r) -> r.sensor()).open();
+        return OneInputOperatorHarness.of(() -> new KeyedProcessOperator<>(fn)).name("counter").keyedBy((Reading r) -> r.sensor()).open();
     }
 
     @Test

@@ -17,7 +17,7 @@ class CheckpointCostSmokeTest {
                 "--child-heap", "256m"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines).filteredOn(l -> l.contains("part=throughput") && l.contains("cost_pct=")).hasSize(2);
+        assertThat(lines).filteredOn(l -> l.contains("part=throughput") && l.contains(" cost_pct=") && l.contains("cpu_cost_pct=")).hasSize(2);
         assertThat(lines).filteredOn(l -> l.contains("part=state") && l.contains("duration_ms=")).hasSize(1)
                 .allSatisfy(l -> assertThat(l).doesNotContain("bytes=0 "));
         assertThat(lines).filteredOn(l -> l.contains("part=recovery")).singleElement()

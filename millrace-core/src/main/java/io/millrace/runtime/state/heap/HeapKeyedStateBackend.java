@@ -13,7 +13,6 @@ import io.millrace.runtime.timer.Triggerable;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.heap.KeyGroupSection.RestoredTimer;
 import io.millrace.runtime.state.heap.KeyGroupSection.StateRef;
-import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -44,6 +43,8 @@ import java.util.function.Supplier;
  */
 public final class HeapKeyedStateBackend implements KeyedStateBackend {
     final Clock clock;
+    /** Named in restore failures; null when unknown. */
+    private final String operatorName;
     private final KeyGroupRange range;
     private final int maxParallelism;
     private final HeapStateStore store = new HeapStateStore(this);
@@ -67,9 +68,15 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     int groupIndex = -1;
 
     public HeapKeyedStateBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        this(null, range, maxParallelism, clock);
+    }
+
+    /** A backend whose restore failures name {@code operatorName} (null when unknown). */
+    public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock) {
         if (range.end() >= maxParallelism) {
             throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
         }
+        this.operatorName = operatorName;
         this.range = range;
         this.maxParallelism = maxParallelism;
         this.clock = clock;
@@ -196,9 +203,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     /**
      * Registers a state that the operator keeps in its own layout; checkpoints then write it per key group
      * with the other states, and what a restore read under this name is handed to it now (and later restores
-     * at once). Fails when the name is taken, or was checkpointed as another kind of state.
+     * at once). Fails when the name is taken, or was checkpointed as another kind of state, and with a
+     * {@link io.millrace.runtime.state.serde.StateSchemaException} naming the state and operator when a
+     * stored type does not fit the classes as they are now.
      */
-    public void registerGroupedState(String name, GroupedState state) throws IOException {
+    public void registerGroupedState(String name, GroupedState state) {
         if (states.containsKey(name) || groupedStates.containsKey(name)) {
             throw new IllegalArgumentException("state '" + name + "' is already registered");
         }
@@ -206,7 +215,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         adoptGrouped(name, state);
     }
 
-    private void adoptGrouped(String name, GroupedState state) throws IOException {
+    private void adoptGrouped(String name, GroupedState state) {
         RestoredState restored = restoredStates.get(name);
         if (restored == null) {
             return;
@@ -216,9 +225,10 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
                     + " state but is now registered as " + KeyGroupSection.GROUPED + " state");
         }
         restoredStates.remove(name);
+        String context = "state '" + name + "'" + (operatorName != null ? " of operator '" + operatorName + "'" : "");
         for (int group = range.start(); group <= range.end(); group++) {
-            for (RestoredState.Entry e : restored.entries(group)) {
-                state.restore(group, new DataInputStream(new ByteArrayInputStream((byte[]) e.value())));
+            for (RestoredState.Chunk chunk : restored.chunks(group)) {
+                KeyGroupSection.decodeGrouped(chunk, group, context, state);
             }
         }
     }
@@ -356,11 +366,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
                     + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
         }
         settlePendingSnapshot();
-        KeyGroupSection.read(in, keyGroup, restoredStates, restoredTimers);
+        KeyGroupSection.read(in, keyGroup, operatorName, restoredStates, restoredTimers);
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             RestoredState r = restoredStates.remove(e.getKey());
             if (r != null) {
-                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis());
+                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis(), operatorName);
             }
         }
         for (Map.Entry<String, GroupedState> e : groupedStates.entrySet()) {
@@ -437,7 +447,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         StateTable table = tableFactory.get();
         RestoredState restored = restoredStates.get(name);
         if (restored != null) {
-            restored.adoptInto(table, kind, clock.millis());
+            restored.adoptInto(table, kind, clock.millis(), operatorName);
             restoredStates.remove(name);
         }
         Object state = factory.apply(table);

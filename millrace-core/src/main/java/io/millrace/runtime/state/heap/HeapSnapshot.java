@@ -123,15 +123,13 @@ final class HeapSnapshot implements KeyedStateSnapshot {
 
     /** The section of one group; a failure is kept for {@link #write} rather than thrown at the task thread. */
     private byte[] serialize(int keyGroup) {
-        CaptureBuffer buffer = new CaptureBuffer();
-        try (DataOutputStream out = new DataOutputStream(buffer)) {
-            KeyGroupSection.write(out, keyGroup, contents);
+        try {
+            return KeyGroupSection.write(keyGroup, contents);
         } catch (IOException e) {
             if (failure == null) {
                 failure = e;
             }
             return NOTHING;
         }
-        return buffer.copy();
     }
 }

@@ -15,6 +15,6 @@ public final class HeapStateBackendProvider implements StateBackendProvider {
 
     @Override
     public KeyedStateBackendFactory factory(PipelineConfig config) {
-        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(range, maxParallelism, clock);
+        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock);
     }
 }

@@ -1,10 +1,14 @@
 package io.millrace.runtime.state.heap;
 
-import io.millrace.runtime.state.StateSerializer;
+import io.millrace.runtime.state.serde.ByteReader;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.ShapeTable;
+import io.millrace.runtime.state.serde.StateSerializer;
 import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.state.heap.KeyTable.Entry;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.Timer;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,27 +21,36 @@ import java.util.Map;
 
 /**
  * One key group of a heap backend in a checkpoint: the unit that a restore, at any parallelism, reads.
- * Self-describing, and self-contained (value classes are numbered per section):
+ * Self-describing, and self-contained (it carries the schema dictionary of the records and enums in it):
  *
  * <pre>
  *   int magic, int keyGroup
- *   int states; per state: UTF name, UTF kind, boolean ttl, int keys, per key:
+ *   shape table ({@link ShapeTable#writeTo}): the writer's shape of every record and enum class in the section
+ *   int n, n bytes of body:
+ *     varint states; per state: string name, string kind, byte ttl, varint keys, per key:
  *       value, list, reducing, aggregating: key, value [, long expiry if ttl]
- *       map:                                key, int n, n x (user key, user value [, long expiry if ttl])
- *       namespaced:                         key, int n, n x (namespace, value)
- *       grouped:                            (keys = the byte length of the payload) payload of a {@link GroupedState}
- *   int timer services; per service: UTF name, int timers, per timer:
- *       key, namespace, long timestamp, boolean eventTime, long sequence (registration order)
+ *       map:                                key, varint n, n x (user key, user value [, long expiry if ttl])
+ *       namespaced:                         key, varint n, n x (namespace, value)
+ *       grouped:                            (keys = payloads, 0 or 1 per section) varint n, n bytes of a
+ *                                           {@link GroupedState}'s payload
+ *     varint timer services; per service: string name, varint timers, per timer:
+ *       key, namespace, long timestamp, byte eventTime, long sequence (registration order)
  * </pre>
  *
- * Keys, namespaces and values go through {@link StateSerializer}; a grouped state's payload is self-contained
- * (it numbers its own classes), so that it can be carried over unread when nobody claims it.
+ * Keys, map keys and namespaces go through a {@linkplain StateSerializer#forKeys key serializer}, values
+ * through a {@linkplain StateSerializer#forValues value serializer} of their state, so values of an
+ * evolved record or enum class are read into the class as it is now, and an incompatible change fails the
+ * restore naming the state. A grouped state's payload is length-prefixed, so that a restore can carry it
+ * unread (like any unclaimed state, together with the section's shapes) when nobody registers it; its
+ * values use the section's shape table like every other state's.
  */
 final class KeyGroupSection {
     static final String MAP = "map";
     static final String NAMESPACED = "namespaced";
     static final String GROUPED = "grouped";
-    private static final int MAGIC = 0x4D524B47;
+    /** "MRK2": the format with a schema dictionary per section. */
+    private static final int MAGIC = 0x4D524B32;
+    private static final int OLD_MAGIC = 0x4D524B47;
 
     private KeyGroupSection() {}
 
@@ -47,152 +60,187 @@ final class KeyGroupSection {
     /** A timer of a restored section, added when its service is created by name. */
     record RestoredTimer(Object key, int keyGroup, Object namespace, long timestamp, boolean eventTime, long sequence) {}
 
-    /** A registered grouped state as a snapshot sees it. */
+    /** A registered grouped state as a snapshot sees it: the capture taken when the snapshot was. */
     record GroupedRef(String name, GroupedState.Capture capture) {}
 
     /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
     record Contents(List<StateRef> states, List<GroupedRef> grouped, List<HeapTimerService<?>> timerServices,
             List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
 
-    /** Writes the section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
-    static void write(DataOutputStream out, int keyGroup, Contents contents) throws IOException {
-        StateSerializer values = new StateSerializer();
-        out.writeInt(MAGIC);
-        out.writeInt(keyGroup);
-        out.writeInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
+    /** The section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
+    static byte[] write(int keyGroup, Contents contents) throws IOException {
+        ShapeTable shapes = new ShapeTable();
+        ByteWriter body = new ByteWriter(4096);
+        body.writeVarInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
-            writeStateHeader(out, s.name, s.kind, ttl, table.size());
+            Codec codec = Codec.forWriting(shapes, s.name);
+            writeStateHeader(body, s.name, s.kind, ttl, table.size());
             for (Entry head : table.slots()) {
                 for (Entry e = head; e != null; e = e.next) {
-                    writeEntry(out, values, s.name, s.kind, ttl, e.key, e.value, e.expiry());
+                    writeEntry(body, codec, s.name, s.kind, ttl, e.key, e.value, e.expiry());
                 }
             }
         }
+        ByteWriter payload = contents.grouped.isEmpty() ? null : new ByteWriter(1024);
         for (GroupedRef g : contents.grouped) {
-            CaptureBuffer payload = new CaptureBuffer();
-            try (DataOutputStream payloadOut = new DataOutputStream(payload)) {
-                g.capture().write(keyGroup, payloadOut);
+            payload.reset();
+            try {
+                g.capture().write(keyGroup, shapes, payload);
+            } catch (IllegalArgumentException x) {
+                throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
             }
-            writeGroupedPayload(out, g.name(), payload.copy());
+            boolean empty = payload.size() == 0;
+            writeStateHeader(body, g.name(), GROUPED, false, empty ? 0 : 1);
+            if (!empty) {
+                body.writeVarInt(payload.size());
+                body.write(payload.buffer(), 0, payload.size());
+            }
         }
         for (RestoredState s : contents.unclaimedStates) {
-            List<RestoredState.Entry> entries = s.entries(keyGroup);
-            if (s.kind.equals(GROUPED)) {
-                writeGroupedPayload(out, s.name, entries.isEmpty() ? new byte[0] : (byte[]) entries.get(0).value());
-                continue;
-            }
-            writeStateHeader(out, s.name, s.kind, s.ttl, entries.size());
-            for (RestoredState.Entry e : entries) {
-                writeEntry(out, values, s.name, s.kind, s.ttl, e.key(), e.value(), e.expiry());
+            List<RestoredState.Chunk> chunks = s.chunks(keyGroup);
+            writeStateHeader(body, s.name, s.kind, s.ttl, chunks.stream().mapToInt(RestoredState.Chunk::count).sum());
+            for (RestoredState.Chunk c : chunks) {
+                shapes.addAll(c.shapes());
+                body.write(c.bytes(), c.from(), c.to() - c.from());
             }
         }
-        out.writeInt(contents.timerServices.size() + contents.unclaimedTimers.size());
+        body.writeVarInt(contents.timerServices.size() + contents.unclaimedTimers.size());
         for (HeapTimerService<?> service : contents.timerServices) {
             List<Timer<?>> event = new ArrayList<>();
             List<Timer<?>> processing = new ArrayList<>();
             service.forEachTimerInGroup(keyGroup, event::add, processing::add);
-            out.writeUTF(service.name());
-            out.writeInt(event.size() + processing.size());
+            Codec codec = Codec.forWriting(shapes, null);
+            body.writeString(service.name());
+            body.writeVarInt(event.size() + processing.size());
             for (Timer<?> t : event) {
-                writeTimer(out, values, service.name(), t.key(), t.namespace(), t.timestamp(), true, t.sequence());
+                writeTimer(body, codec, service.name(), t.key(), t.namespace(), t.timestamp(), true, t.sequence());
             }
             for (Timer<?> t : processing) {
-                writeTimer(out, values, service.name(), t.key(), t.namespace(), t.timestamp(), false, t.sequence());
+                writeTimer(body, codec, service.name(), t.key(), t.namespace(), t.timestamp(), false, t.sequence());
             }
         }
         for (Map.Entry<String, Map<Integer, List<RestoredTimer>>> service : contents.unclaimedTimers.entrySet()) {
             List<RestoredTimer> timers = service.getValue().getOrDefault(keyGroup, List.of());
-            out.writeUTF(service.getKey());
-            out.writeInt(timers.size());
+            Codec codec = Codec.forWriting(shapes, null);
+            body.writeString(service.getKey());
+            body.writeVarInt(timers.size());
             for (RestoredTimer t : timers) {
-                writeTimer(out, values, service.getKey(), t.key(), t.namespace(), t.timestamp(), t.eventTime(), t.sequence());
+                writeTimer(body, codec, service.getKey(), t.key(), t.namespace(), t.timestamp(), t.eventTime(), t.sequence());
             }
         }
+        ByteArrayOutputStream section = new ByteArrayOutputStream(body.size() + 64);
+        DataOutputStream out = new DataOutputStream(section);
+        out.writeInt(MAGIC);
+        out.writeInt(keyGroup);
+        shapes.writeTo(out);
+        out.writeInt(body.size());
+        out.write(body.buffer(), 0, body.size());
+        out.flush();
+        return section.toByteArray();
     }
 
-    private static void writeGroupedPayload(DataOutputStream out, String name, byte[] payload) throws IOException {
-        writeStateHeader(out, name, GROUPED, false, payload.length);
-        out.write(payload);
+    /** The key and value serializers of one state (or timer service) in a section. */
+    private record Codec(StateSerializer keys, StateSerializer values) {
+        static Codec forWriting(ShapeTable shapes, String state) {
+            ClassLoader loader = StateSerializer.userClassLoader();
+            return new Codec(StateSerializer.forKeys(shapes, loader, null), StateSerializer.forValues(shapes, state, loader, null));
+        }
+
+        static Codec forReading(ShapeTable shapes, String what, String operator, ClassLoader loader) {
+            String context = what + (operator != null ? " of operator '" + operator + "'" : "");
+            return new Codec(StateSerializer.forKeys(shapes, loader, "the keys of " + context),
+                    StateSerializer.forValues(shapes, null, loader, context));
+        }
     }
 
-    private static void writeStateHeader(DataOutputStream out, String name, String kind, boolean ttl, int keys)
-            throws IOException {
-        out.writeUTF(name);
-        out.writeUTF(kind);
-        out.writeBoolean(ttl);
-        out.writeInt(keys);
+    private static void writeStateHeader(ByteWriter out, String name, String kind, boolean ttl, int keys) {
+        out.writeString(name);
+        out.writeString(kind);
+        out.writeByte(ttl ? 1 : 0);
+        out.writeVarInt(keys);
     }
 
-    private static void writeTimer(DataOutputStream out, StateSerializer values, String service, Object key,
+    private static void writeTimer(ByteWriter out, Codec codec, String service, Object key,
             Object namespace, long timestamp, boolean eventTime, long sequence) throws IOException {
         try {
-            values.write(out, key);
-            values.write(out, namespace);
-        } catch (NotSerializableException x) {
+            codec.keys.write(key, out);
+            codec.keys.write(namespace, out);
+        } catch (IllegalArgumentException x) {
             throw new NotSerializableException("timer service '" + service + "' holds a timer of key " + key
-                    + " and namespace " + namespace + " that cannot be checkpointed: " + x.getMessage()
-                    + " is neither a supported type nor Serializable");
+                    + " and namespace " + namespace + " that cannot be checkpointed: " + x.getMessage());
         }
         out.writeLong(timestamp);
-        out.writeBoolean(eventTime);
+        out.writeByte(eventTime ? 1 : 0);
         out.writeLong(sequence);
     }
 
-    private static void writeEntry(DataOutputStream out, StateSerializer values, String name, String kind, boolean ttl,
+    private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
             Object key, Object value, long expiry) throws IOException {
         try {
-            writeEntry(out, values, kind, ttl, key, value, expiry);
-        } catch (NotSerializableException x) {
+            writeEntry(out, codec, kind, ttl, key, value, expiry);
+        } catch (IllegalArgumentException x) {
             throw new NotSerializableException("state '" + name + "' holds a value of class " + value.getClass().getName()
-                    + " that cannot be checkpointed: " + x.getMessage() + " is neither a supported type nor Serializable");
+                    + " that cannot be checkpointed: " + x.getMessage());
         }
     }
 
-    private static void writeEntry(DataOutputStream out, StateSerializer values, String kind, boolean ttl,
-            Object key, Object value, long expiry) throws IOException {
-        values.write(out, key);
+    private static void writeEntry(ByteWriter out, Codec codec, String kind, boolean ttl,
+            Object key, Object value, long expiry) {
+        codec.keys.write(key, out);
         if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
             Map<?, ?> map = (Map<?, ?>) value;
-            out.writeInt(map.size());
+            out.writeVarInt(map.size());
             for (Map.Entry<?, ?> me : map.entrySet()) {
-                values.write(out, me.getKey());
+                codec.keys.write(me.getKey(), out);
                 if (ttl && kind.equals(MAP)) {
                     Stamped s = (Stamped) me.getValue();
-                    values.write(out, s.value);
+                    codec.values.write(s.value, out);
                     out.writeLong(s.expiry);
                 } else {
-                    values.write(out, me.getValue());
+                    codec.values.write(me.getValue(), out);
                 }
             }
             return;
         }
-        values.write(out, value);
+        codec.values.write(value, out);
         if (ttl) {
             out.writeLong(expiry);
         }
     }
 
     /**
-     * Reads the section of {@code keyGroup} into {@code states} (by name) and {@code timers} (by service
-     * name). Fails when the stream holds another group's section or no section at all.
+     * Reads the section of {@code keyGroup} into {@code states} (by name; entries stay encoded until
+     * {@link #decode}) and {@code timers} (by service name). Fails when the stream holds another group's
+     * section or no section at all, and with {@link io.millrace.runtime.state.serde.StateSchemaException}
+     * naming the service and {@code operator} (null when unknown) when a timer's key cannot be read.
      */
-    static void read(DataInputStream in, int keyGroup, Map<String, RestoredState> states,
+    static void read(DataInputStream in, int keyGroup, String operator, Map<String, RestoredState> states,
             Map<String, Map<Integer, List<RestoredTimer>>> timers) throws IOException {
-        if (in.readInt() != MAGIC) {
+        int magic = in.readInt();
+        if (magic == OLD_MAGIC) {
+            throw new StreamCorruptedException("the section of key group " + keyGroup + " was written by an older Millrace"
+                    + " whose state format had no schema dictionary; it cannot be restored (start the job without it)");
+        }
+        if (magic != MAGIC) {
             throw new StreamCorruptedException("no key group section at the offset of key group " + keyGroup);
         }
         int written = in.readInt();
         if (written != keyGroup) {
             throw new StreamCorruptedException("expected the section of key group " + keyGroup + ", found key group " + written);
         }
-        StateSerializer values = new StateSerializer();
-        int stateCount = in.readInt();
+        ShapeTable shapes = new ShapeTable();
+        shapes.readFrom(in);
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        ByteReader body = new ByteReader(bytes, 0, bytes.length);
+        ClassLoader loader = StateSerializer.userClassLoader();
+        int stateCount = body.readVarInt();
         for (int i = 0; i < stateCount; i++) {
-            String name = in.readUTF();
-            String kind = in.readUTF();
-            boolean ttl = in.readBoolean();
+            String name = body.readString();
+            String kind = body.readString();
+            boolean ttl = body.readByte() != 0;
             RestoredState state = states.get(name);
             if (state == null) {
                 state = new RestoredState(name, kind, ttl);
@@ -200,54 +248,98 @@ final class KeyGroupSection {
             } else {
                 state.checkSame(kind, ttl);
             }
-            int keys = in.readInt();
-            if (kind.equals(GROUPED)) {
-                byte[] payload = new byte[keys];
-                in.readFully(payload);
-                if (keys > 0) {
-                    state.add(keyGroup, null, payload, Long.MAX_VALUE);
-                }
-                continue;
-            }
+            Codec codec = Codec.forReading(shapes, "state '" + name + "'", operator, loader);
+            int keys = body.readVarInt();
+            int from = body.position();
             for (int k = 0; k < keys; k++) {
-                readEntry(in, values, keyGroup, state);
+                if (kind.equals(GROUPED)) {
+                    body.skip(body.readVarInt());
+                } else {
+                    skipEntry(body, codec, state);
+                }
             }
+            state.add(keyGroup, new RestoredState.Chunk(shapes, bytes, from, body.position(), keys));
         }
-        int serviceCount = in.readInt();
+        int serviceCount = body.readVarInt();
         for (int i = 0; i < serviceCount; i++) {
-            String service = in.readUTF();
-            int n = in.readInt();
+            String service = body.readString();
+            int n = body.readVarInt();
             if (n == 0) {
                 timers.computeIfAbsent(service, s -> new HashMap<>());
                 continue;
             }
+            Codec codec = Codec.forReading(shapes, "timer service '" + service + "'", operator, loader);
             List<RestoredTimer> list = timers.computeIfAbsent(service, s -> new HashMap<>())
                     .computeIfAbsent(keyGroup, g -> new ArrayList<>());
             for (int t = 0; t < n; t++) {
-                Object key = values.read(in);
-                Object namespace = values.read(in);
-                long timestamp = in.readLong();
-                boolean eventTime = in.readBoolean();
-                list.add(new RestoredTimer(key, keyGroup, namespace, timestamp, eventTime, in.readLong()));
+                Object key = codec.keys.read(body);
+                Object namespace = codec.keys.read(body);
+                long timestamp = body.readLong();
+                boolean eventTime = body.readByte() != 0;
+                list.add(new RestoredTimer(key, keyGroup, namespace, timestamp, eventTime, body.readLong()));
             }
         }
     }
 
-    private static void readEntry(DataInputStream in, StateSerializer values, int keyGroup, RestoredState state)
-            throws IOException {
-        Object key = values.read(in);
+    private static void skipEntry(ByteReader in, Codec codec, RestoredState state) {
+        codec.keys.skip(in);
         if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
-            int n = in.readInt();
-            HashMap<Object, Object> map = new HashMap<>(n * 4 / 3 + 1);
-            for (int i = 0; i < n; i++) {
-                Object inner = values.read(in);
-                Object value = values.read(in);
-                map.put(inner, state.ttl && state.kind.equals(MAP) ? new Stamped(value, in.readLong()) : value);
+            for (int i = in.readVarInt(); i > 0; i--) {
+                codec.keys.skip(in);
+                codec.values.skip(in);
+                if (state.ttl && state.kind.equals(MAP)) {
+                    in.skip(8);
+                }
             }
-            state.add(keyGroup, key, map, Long.MAX_VALUE);
             return;
         }
-        Object value = values.read(in);
-        state.add(keyGroup, key, value, state.ttl ? in.readLong() : Long.MAX_VALUE);
+        codec.values.skip(in);
+        if (state.ttl) {
+            in.skip(8);
+        }
+    }
+
+    /**
+     * Hands the payloads of a restored grouped chunk to {@code into} for {@code keyGroup}, each through a
+     * reader limited to it, with the chunk's shape table; {@code context} names the state and operator.
+     */
+    static void decodeGrouped(RestoredState.Chunk chunk, int keyGroup, String context, GroupedState into) {
+        ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
+        for (int k = 0; k < chunk.count(); k++) {
+            int length = in.readVarInt();
+            int at = in.position();
+            into.restore(keyGroup, chunk.shapes(), new ByteReader(chunk.bytes(), at, length), context);
+            in.skip(length);
+        }
+    }
+
+    /** Receives one decoded entry; {@code expiry} only with TTL on a non-map state. */
+    interface EntryConsumer {
+        void accept(Object key, Object value, long expiry);
+    }
+
+    /**
+     * Decodes the entries of a restored chunk with the classes as they are now; map and namespaced
+     * states give a HashMap per key ({@link Stamped} values for a map state with TTL).
+     */
+    static void decode(RestoredState state, RestoredState.Chunk chunk, String operator, EntryConsumer action) {
+        Codec codec = Codec.forReading(chunk.shapes(), "state '" + state.name + "'", operator, StateSerializer.userClassLoader());
+        ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
+        for (int k = 0; k < chunk.count(); k++) {
+            Object key = codec.keys.read(in);
+            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
+                int n = in.readVarInt();
+                HashMap<Object, Object> map = new HashMap<>(n * 4 / 3 + 1);
+                for (int i = 0; i < n; i++) {
+                    Object inner = codec.keys.read(in);
+                    Object value = codec.values.read(in);
+                    map.put(inner, state.ttl && state.kind.equals(MAP) ? new Stamped(value, in.readLong()) : value);
+                }
+                action.accept(key, map, Long.MAX_VALUE);
+            } else {
+                Object value = codec.values.read(in);
+                action.accept(key, value, state.ttl ? in.readLong() : Long.MAX_VALUE);
+            }
+        }
     }
 }

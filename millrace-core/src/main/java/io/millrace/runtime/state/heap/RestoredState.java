@@ -1,26 +1,29 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.state.heap.HeapMapState.Stamped;
+import io.millrace.runtime.state.serde.ShapeTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The restored entries of one named state, by key group, kept until the operator registers the state by
- * name and then moved into its table. Until then a snapshot writes them as they are, so state that an
- * operator registers only later (or never) is not lost by a checkpoint. Entries are added only while
- * restoring and never removed. Task thread only; snapshots read it.
+ * The restored entries of one named state, by key group, kept encoded (with the schema dictionary of their
+ * section) until the operator registers the state by name; then they are decoded, with the classes as they
+ * are then, into its table. So a stored type that no longer fits fails when the state is created, naming
+ * it, and a state that the operator no longer registers (a renamed descriptor) is carried into later
+ * snapshots as it is, never decoded. Chunks are added only while restoring. Task thread only; snapshots
+ * read it.
  */
 final class RestoredState {
     final String name;
     final String kind;
     /** Whether the checkpointed state had TTL: entries (or map entries, as {@link Stamped}) carry expiries. */
     final boolean ttl;
-    private final Map<Integer, List<Entry>> byGroup = new HashMap<>();
+    private final Map<Integer, List<Chunk>> byGroup = new HashMap<>();
 
-    /** One key's stored value in a key group; {@code expiry} only with TTL on a non-map state. */
-    record Entry(int keyGroup, Object key, Object value, long expiry) {}
+    /** {@code count} encoded entries of one key group: {@code bytes[from, to)}, whose shapes are in {@code shapes}. */
+    record Chunk(ShapeTable shapes, byte[] bytes, int from, int to, int count) {}
 
     RestoredState(String name, String kind, boolean ttl) {
         this.name = name;
@@ -28,12 +31,12 @@ final class RestoredState {
         this.ttl = ttl;
     }
 
-    void add(int keyGroup, Object key, Object value, long expiry) {
-        byGroup.computeIfAbsent(keyGroup, g -> new ArrayList<>()).add(new Entry(keyGroup, key, value, expiry));
+    void add(int keyGroup, Chunk chunk) {
+        byGroup.computeIfAbsent(keyGroup, g -> new ArrayList<>()).add(chunk);
     }
 
-    /** The entries of one key group, as restored. */
-    List<Entry> entries(int keyGroup) {
+    /** The encoded entries of one key group, as restored. */
+    List<Chunk> chunks(int keyGroup) {
         return byGroup.getOrDefault(keyGroup, List.of());
     }
 
@@ -46,23 +49,28 @@ final class RestoredState {
     }
 
     /**
-     * Moves the entries into {@code table}, registered as {@code registeredKind}. Expiries continue as
+     * Decodes the entries into {@code table}, registered as {@code registeredKind}. Expiries continue as
      * checkpointed; entries of a state checkpointed without TTL but registered with one start a fresh TTL
-     * at {@code now}; with TTL dropped, expiries are dropped.
+     * at {@code now}; with TTL dropped, expiries are dropped. Fails with a
+     * {@link io.millrace.runtime.state.serde.StateSchemaException} naming the state and {@code operator}
+     * when a stored type does not fit the class as it is now.
      */
-    void adoptInto(StateTable table, String registeredKind, long now) {
+    void adoptInto(StateTable table, String registeredKind, long now, String operator) {
         if (!kind.equals(registeredKind)) {
             throw new IllegalStateException("state '" + name + "' was checkpointed as " + kind
                     + " state but is now registered as " + registeredKind + " state");
         }
         long freshExpiry = table.hasTtl() ? now + table.ttlMillis : Long.MAX_VALUE;
-        for (List<Entry> entries : byGroup.values()) {
-            for (Entry e : entries) {
-                if (kind.equals(KeyGroupSection.MAP)) {
-                    table.restore(e.keyGroup, e.key, mapValue(e.value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
-                } else {
-                    table.restore(e.keyGroup, e.key, e.value, ttl ? e.expiry : freshExpiry);
-                }
+        for (Map.Entry<Integer, List<Chunk>> group : byGroup.entrySet()) {
+            int keyGroup = group.getKey();
+            for (Chunk chunk : group.getValue()) {
+                KeyGroupSection.decode(this, chunk, operator, (key, value, expiry) -> {
+                    if (kind.equals(KeyGroupSection.MAP)) {
+                        table.restore(keyGroup, key, mapValue(value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
+                    } else {
+                        table.restore(keyGroup, key, value, ttl ? expiry : freshExpiry);
+                    }
+                });
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.millrace.runtime.state;
+package io.millrace.runtime.state.serde;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.millrace.rocksdb.serde;
+package io.millrace.runtime.state.serde;
 
 /** Reads what a {@link ByteWriter} wrote, from a byte array and a position. Not thread-safe. */
 public final class ByteReader {
@@ -6,6 +6,7 @@ public final class ByteReader {
     private int pos;
     private int limit;
 
+    /** A reader of nothing; {@link #reset} points it at bytes. */
     public ByteReader() {
         this(new byte[0], 0, 0);
     }
@@ -101,6 +102,11 @@ public final class ByteReader {
         String s = new String(buf, pos, length, java.nio.charset.StandardCharsets.UTF_8);
         pos += length;
         return s;
+    }
+
+    /** Reads a string written by {@link ByteWriter#writeString}. */
+    public String readString() {
+        return readUtf8(readVarInt());
     }
 
     public void skip(int length) {

@@ -1,16 +1,18 @@
-package io.millrace.rocksdb.serde;
+package io.millrace.runtime.state.serde;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * A growable byte buffer, reused across writes to avoid allocating one per record: {@link #reset} and
  * write again. Multi-byte numbers are big-endian so that fixed-width encodings sort like unsigned
- * bytes. Not thread-safe; one per task thread.
+ * bytes. Not thread-safe: one per thread that writes.
  */
 public final class ByteWriter {
     private byte[] buf;
     private int size;
 
+    /** A writer whose buffer starts with room for {@code initialCapacity} bytes (at least 16). */
     public ByteWriter(int initialCapacity) {
         this.buf = new byte[Math.max(16, initialCapacity)];
     }
@@ -77,6 +79,26 @@ public final class ByteWriter {
             z >>>= 7;
         }
         buf[size++] = (byte) z;
+    }
+
+    /** A string as its UTF-8 length (variable-length int) and bytes; ASCII strings are copied without encoding. */
+    public void writeString(String s) {
+        int n = s.length();
+        boolean ascii = true;
+        for (int i = 0; i < n && ascii; i++) {
+            ascii = s.charAt(i) < 0x80;
+        }
+        if (!ascii) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            writeVarInt(utf8.length);
+            write(utf8);
+            return;
+        }
+        writeVarInt(n);
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            buf[size++] = (byte) s.charAt(i);
+        }
     }
 
     public void write(byte[] bytes) {
