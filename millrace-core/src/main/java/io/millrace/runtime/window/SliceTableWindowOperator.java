@@ -40,10 +40,15 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
 
     @Override
     void onRecord(Object value, long timestamp, long time) throws Exception {
-        long slice = layout.sliceStart(time);
-        long lastEnd = layout.lastWindowEnd(slice);
         int group = recordKeyGroup - firstGroup;
         long done = store.firedUpTo(group);
+        if (!eventTime && time <= done) {
+            // A processing-time record is never late, also after a restore, before this instance hears the
+            // processing time up to which the group's windows fired.
+            time = done + 1;
+        }
+        long slice = layout.sliceStart(time);
+        long lastEnd = layout.lastWindowEnd(slice);
         if (expired(lastEnd - 1, done)) {
             late(value, timestamp);
             return;
@@ -221,7 +226,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     }
 
     private void emit(Object key, TimeWindow window, int firing) throws Exception {
-        emission.start(key, window, firing, currentWatermark, processingTime);
+        emission.start(key, window, firing, currentWatermark, currentProcessingTime());
         contents.emit(windowSlices, emission);
         windowSlices.clear();
     }

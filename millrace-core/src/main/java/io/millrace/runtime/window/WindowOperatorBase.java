@@ -117,6 +117,15 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
      */
     abstract void onRecord(Object value, long timestamp, long time) throws Exception;
 
+    /**
+     * The processing time now, for triggers and window functions: the clock's, but never before the last
+     * processing time reported. A restored operator learns the latter only at the next report, so this never
+     * answers {@code Long.MIN_VALUE} (from which a trigger would schedule timers ages in the past).
+     */
+    final long currentProcessingTime() {
+        return Math.max(clock.millis(), processingTime);
+    }
+
     /** The time up to which windows have fired: the watermark, or the last processing time. */
     protected final long firedUpTo() {
         return eventTime ? currentWatermark : processingTime;

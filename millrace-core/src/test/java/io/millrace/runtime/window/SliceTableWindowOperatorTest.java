@@ -14,12 +14,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * The slice-major heap layout ({@link SliceTableWindowOperator}) against the timer-driven
  * {@link SlicingWindowOperator} on the same seeded random input: the same results, firing indices and late
- * records, with nothing left in state or timers at the end.
+ * records, with nothing left in state or timers at the end. Both are checkpointed and restored into a fresh
+ * operator after every input.
  */
 class SliceTableWindowOperatorTest {
     private static final OutputTag<Ev> LATE = new OutputTag<>("late");
@@ -28,9 +30,11 @@ class SliceTableWindowOperatorTest {
         return new WindowSpec(windows, null, lateness, LATE, null, new Ev.SumCount(), new Ev.Recording<long[]>());
     }
 
+    /** A harness that checkpoints the operator and restores a fresh one after every input. */
     @SuppressWarnings("unchecked")
-    private static OneInputOperatorHarness<Object, Object> open(OneInputOperator<?, ?> operator) throws Exception {
-        return OneInputOperatorHarness.of((OneInputOperator<Object, Object>) operator).keyedBy((Ev e) -> e.key()).open();
+    private static OneInputOperatorHarness<Object, Object> open(Supplier<OneInputOperator<?, ?>> operator) throws Exception {
+        return OneInputOperatorHarness.of(() -> (OneInputOperator<Object, Object>) operator.get()).keyedBy((Ev e) -> e.key())
+                .maxParallelism(8).open();
     }
 
     /** Records with timestamps drifting forward, some far behind the watermark; a watermark every {@code every} records. */
@@ -64,8 +68,9 @@ class SliceTableWindowOperatorTest {
         TimeWindows[] shapes = {Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)),
             Windows.tumbling(Duration.ofMillis(20)), Windows.sliding(Duration.ofMillis(24), Duration.ofMillis(9), Duration.ofMillis(4))};
         for (int s = 0; s < shapes.length; s++) {
-            var fast = open(new TimeWindowOperator(spec(shapes[s], 25)));
-            var timers = open(new SlicingWindowOperator(spec(shapes[s], 25)));
+            TimeWindows shape = shapes[s];
+            var fast = open(() -> new TimeWindowOperator(spec(shape, 25)));
+            var timers = open(() -> new SlicingWindowOperator(spec(shape, 25)));
             feed(fast, 7 + s, 3_000, 8, 40);
             feed(timers, 7 + s, 3_000, 8, 40);
 
@@ -83,11 +88,11 @@ class SliceTableWindowOperatorTest {
     @Test
     void manyKeysFiringInOneWatermarkStep_fireEachWindowOnceForEveryKey_inWindowEndOrder() throws Exception {
         TimeWindows windows = Windows.sliding(Duration.ofMillis(60), Duration.ofMillis(5));
-        var fast = open(new TimeWindowOperator(spec(windows, 0)));
-        var timers = open(new SlicingWindowOperator(spec(windows, 0)));
+        var fast = open(() -> new TimeWindowOperator(spec(windows, 0)));
+        var timers = open(() -> new SlicingWindowOperator(spec(windows, 0)));
         Random random = new Random(11);
-        for (int i = 0; i < 4_000; i++) {
-            Ev e = new Ev("k" + random.nextInt(800), random.nextInt(100));
+        for (int i = 0; i < 1_200; i++) {
+            Ev e = new Ev("k" + random.nextInt(300), random.nextInt(100));
             long ts = random.nextInt(100);
             fast.processElement(e, ts);
             timers.processElement(e, ts);

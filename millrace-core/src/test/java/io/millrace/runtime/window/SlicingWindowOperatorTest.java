@@ -27,8 +27,8 @@ class SlicingWindowOperatorTest {
     private static OneInputOperatorHarness<Object, Object> open(WindowSpec spec) throws Exception {
         @SuppressWarnings("unchecked")
         OneInputOperatorHarness<Object, Object> h = (OneInputOperatorHarness<Object, Object>) (OneInputOperatorHarness<?, ?>)
-                OneInputOperatorHarness.of((OneInputOperator<Object, Object>) new WindowLowering().create(spec))
-                        .keyedBy((Ev e) -> e.key()).open();
+                OneInputOperatorHarness.of(() -> (OneInputOperator<Object, Object>) new WindowLowering().create(spec))
+                        .keyedBy((Ev e) -> e.key()).maxParallelism(8).open();
         return h;
     }
 

@@ -141,4 +141,29 @@ class SliceTableSnapshotTest {
         fromAtOnce.get(0).endInput();
         assertThat(outputs(fromLate)).hasSizeGreaterThan(100).isEqualTo(outputs(fromAtOnce));
     }
+
+    @Test
+    void sliceStateThatNoOperatorClaims_isCarriedUnreadIntoTheNextSnapshot_andRestoresFromThere() throws Exception {
+        List<Step> steps = input(31, 3_000);
+        var whole = List.of(open(0, 1, List.of()));
+        feed(steps, 0, steps.size(), whole);
+        whole.get(0).endInput();
+
+        var before = List.of(open(0, 1, List.of()));
+        feed(steps, 0, 1_600, before);
+        SnapshotImage first = SnapshotImage.take(before.get(0).backend());
+        HeapKeyedStateBackend idle = new HeapKeyedStateBackend(before.get(0).backend().keyGroupRange(), MAX_PARALLELISM,
+                before.get(0).clock());
+        first.restoreInto(idle);
+        assertThat(idle.unclaimedRestoredNames()).contains("window-slices");
+        SnapshotImage carried = SnapshotImage.take(idle);
+        idle.close();
+
+        var after = List.of(open(0, 1, List.of(carried)));
+        feed(steps, 1_600, steps.size(), after);
+        after.get(0).endInput();
+        List<String> resumed = outputs(before);
+        resumed.addAll(outputs(after));
+        assertThat(resumed).hasSizeGreaterThan(100).isEqualTo(outputs(whole));
+    }
 }
