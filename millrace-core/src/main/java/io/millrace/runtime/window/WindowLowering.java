@@ -11,7 +11,7 @@ import io.millrace.runtime.plan.SpecLowering;
 
 /**
  * Lowers a {@link WindowSpec} to its operator: time windows with their default trigger to the slicing fast
- * path, with any other trigger to the triggered slicing operator; sessions, global and count windows to
+ * path (slice-major tables on the heap backend, see {@link TimeWindowOperator}), with any other trigger to the triggered slicing operator; sessions, global and count windows to
  * their own operators.
  */
 public final class WindowLowering implements SpecLowering {
@@ -24,7 +24,7 @@ public final class WindowLowering implements SpecLowering {
     public StreamOperator<?> create(OperatorSpec spec) {
         WindowSpec w = (WindowSpec) spec;
         if (w.assigner() instanceof TimeWindows) {
-            return w.usesDefaultTrigger() ? new SlicingWindowOperator(w) : new TriggeredSlicingOperator(w);
+            return w.usesDefaultTrigger() ? new TimeWindowOperator(w) : new TriggeredSlicingOperator(w);
         }
         if (w.assigner() instanceof SessionWindows) {
             return new SessionWindowOperator(w);

@@ -39,6 +39,9 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     private boolean functionOpen;
     /** The last processing time the runtime reported; windows up to it have fired. */
     protected long processingTime = Long.MIN_VALUE;
+    /** The key of the record being processed and its key group (set before {@link #onRecord}). */
+    protected Object recordKey;
+    protected int recordKeyGroup;
 
     @SuppressWarnings("unchecked")
     WindowOperatorBase(WindowSpec spec) {
@@ -69,7 +72,7 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     }
 
     /** Creates the operator's states and timer services; the backend is set. */
-    abstract void openState();
+    abstract void openState() throws Exception;
 
     @Override
     public final void processRecord(Object value, long timestamp) {
@@ -92,6 +95,8 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
 
     private void onKeyedRecord(Object key, int keyGroup, Object value, long timestamp) throws Exception {
         backend.setCurrentKey(key, keyGroup);
+        recordKey = key;
+        recordKeyGroup = keyGroup;
         long time;
         if (placedByTimestamp) {
             if (timestamp == Long.MIN_VALUE) {
@@ -111,6 +116,15 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
      * and count windows its timestamp.
      */
     abstract void onRecord(Object value, long timestamp, long time) throws Exception;
+
+    /**
+     * The processing time now, for triggers and window functions: the clock's, but never before the last
+     * processing time reported. A restored operator learns the latter only at the next report, so this never
+     * answers {@code Long.MIN_VALUE} (from which a trigger would schedule timers ages in the past).
+     */
+    final long currentProcessingTime() {
+        return Math.max(clock.millis(), processingTime);
+    }
 
     /** The time up to which windows have fired: the watermark, or the last processing time. */
     protected final long firedUpTo() {
@@ -138,11 +152,22 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         }
     }
 
+    /**
+     * The time up to which windows fire moved from {@code before} to {@code now} (the watermark in event time,
+     * the processing time otherwise), after due timers fired and before the watermark is forwarded. For
+     * operators that fire windows without timers; the default does nothing.
+     */
+    void onTimeAdvanced(long before, long now) throws Exception {}
+
     @Override
     public void processWatermark(long watermark) throws Exception {
+        long before = currentWatermark;
         currentWatermark = watermark;
         try {
             backend.advanceWatermark(watermark);
+            if (eventTime) {
+                onTimeAdvanced(before, watermark);
+            }
         } catch (Exception e) {
             throw UserFunctionException.of(context, "window timer of key " + backend.currentKey() + " at watermark " + watermark, e);
         }
@@ -151,9 +176,13 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
 
     @Override
     public void advanceProcessingTime(long now) throws Exception {
+        long before = processingTime;
         processingTime = now;
         try {
             backend.advanceProcessingTime(now);
+            if (!eventTime) {
+                onTimeAdvanced(before, now);
+            }
         } catch (Exception e) {
             throw UserFunctionException.of(context, "window timer of key " + backend.currentKey() + " at processing time " + now, e);
         }

@@ -40,7 +40,7 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
 
     @Override
     public long currentProcessingTime() {
-        return operator.processingTime;
+        return operator.currentProcessingTime();
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.millrace.api.functions.ReduceFunction;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.api.window.Windows;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
@@ -26,8 +27,8 @@ class SlicingWindowOperatorTest {
     private static OneInputOperatorHarness<Object, Object> open(WindowSpec spec) throws Exception {
         @SuppressWarnings("unchecked")
         OneInputOperatorHarness<Object, Object> h = (OneInputOperatorHarness<Object, Object>) (OneInputOperatorHarness<?, ?>)
-                OneInputOperatorHarness.of((SlicingWindowOperator) new WindowLowering().create(spec))
-                        .keyedBy((Ev e) -> e.key()).open();
+                OneInputOperatorHarness.of(() -> (OneInputOperator<Object, Object>) new WindowLowering().create(spec))
+                        .keyedBy((Ev e) -> e.key()).maxParallelism(8).open();
         return h;
     }
 

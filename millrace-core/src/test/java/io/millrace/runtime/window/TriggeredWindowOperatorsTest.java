@@ -31,7 +31,7 @@ class TriggeredWindowOperatorsTest {
     private static OneInputOperatorHarness<Object, Object> open(WindowAssigner<?> assigner, Trigger<?, ?> trigger, long lateness,
             ReduceFunction<?> reducer, ProcessWindowFunction<?, ?, ?, ?> function) throws Exception {
         WindowSpec spec = new WindowSpec(assigner, trigger, lateness, null, reducer, null, function);
-        return OneInputOperatorHarness.of((OneInputOperator<Object, Object>) new WindowLowering().create(spec))
+        return OneInputOperatorHarness.of(() -> (OneInputOperator<Object, Object>) new WindowLowering().create(spec))
                 .keyedBy((Ev e) -> e.key()).open();
     }
 

@@ -49,6 +49,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final int maxParallelism;
     private final HeapStateStore store = new HeapStateStore(this);
     private final Map<String, Registered> states = new LinkedHashMap<>();
+    /** States kept by operators in their own layout, checkpointed here; see {@link GroupedState}. */
+    private final Map<String, GroupedState> groupedStates = new LinkedHashMap<>();
     private final List<StateTable> ttlTables = new ArrayList<>();
     private final List<HeapTimerService<?>> timerServices = new ArrayList<>();
     private final Map<String, HeapTimerService<?>> timerServicesByName = new LinkedHashMap<>();
@@ -198,6 +200,39 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         return service;
     }
 
+    /**
+     * Registers a state that the operator keeps in its own layout; checkpoints then write it per key group
+     * with the other states, and what a restore read under this name is handed to it now (and later restores
+     * at once). Fails when the name is taken, or was checkpointed as another kind of state, and with a
+     * {@link io.millrace.runtime.state.serde.StateSchemaException} naming the state and operator when a
+     * stored type does not fit the classes as they are now.
+     */
+    public void registerGroupedState(String name, GroupedState state) {
+        if (states.containsKey(name) || groupedStates.containsKey(name)) {
+            throw new IllegalArgumentException("state '" + name + "' is already registered");
+        }
+        groupedStates.put(name, state);
+        adoptGrouped(name, state);
+    }
+
+    private void adoptGrouped(String name, GroupedState state) {
+        RestoredState restored = restoredStates.get(name);
+        if (restored == null) {
+            return;
+        }
+        if (!restored.kind.equals(KeyGroupSection.GROUPED)) {
+            throw new IllegalStateException("state '" + name + "' was checkpointed as " + restored.kind
+                    + " state but is now registered as " + KeyGroupSection.GROUPED + " state");
+        }
+        restoredStates.remove(name);
+        String context = "state '" + name + "'" + (operatorName != null ? " of operator '" + operatorName + "'" : "");
+        for (int group = range.start(); group <= range.end(); group++) {
+            for (RestoredState.Chunk chunk : restored.chunks(group)) {
+                KeyGroupSection.decodeGrouped(chunk, group, context, state);
+            }
+        }
+    }
+
     /** Fires due event-time timers of all services in timestamp order, including ones registered meanwhile. */
     @Override
     public void advanceWatermark(long watermark) throws Exception {
@@ -254,6 +289,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         for (Registered r : states.values()) {
             n += r.table.size();
         }
+        for (GroupedState g : groupedStates.values()) {
+            n += g.entryCount();
+        }
         return n;
     }
 
@@ -303,7 +341,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         for (Map.Entry<String, Registered> e : states.entrySet()) {
             refs.add(new StateRef(e.getKey(), e.getValue().kind, e.getValue().table));
         }
-        KeyGroupSection.Contents contents = new KeyGroupSection.Contents(refs, List.copyOf(timerServices),
+        List<KeyGroupSection.GroupedRef> grouped = new ArrayList<>(groupedStates.size());
+        for (Map.Entry<String, GroupedState> e : groupedStates.entrySet()) {
+            grouped.add(new KeyGroupSection.GroupedRef(e.getKey(), e.getValue().capture()));
+        }
+        KeyGroupSection.Contents contents = new KeyGroupSection.Contents(refs, grouped, List.copyOf(timerServices),
                 List.copyOf(restoredStates.values()), Map.copyOf(restoredTimers));
         HeapSnapshot snapshot = new HeapSnapshot(range, contents);
         if (groupIndex >= 0) {
@@ -330,6 +372,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             if (r != null) {
                 r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis(), operatorName);
             }
+        }
+        for (Map.Entry<String, GroupedState> e : groupedStates.entrySet()) {
+            adoptGrouped(e.getKey(), e.getValue());
         }
         for (HeapTimerService<?> service : timerServices) {
             Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(service.name());
@@ -362,6 +407,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         restoredStates.clear();
         restoredTimers.clear();
         states.clear();
+        groupedStates.clear();
         ttlTables.clear();
         timerServices.clear();
         timerServicesByName.clear();
@@ -386,6 +432,10 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     Object register(String name, String kind, Supplier<StateTable> tableFactory,
             Function<StateTable, Object> factory) {
+        if (groupedStates.containsKey(name)) {
+            throw new IllegalArgumentException("state '" + name + "' is already registered as " + KeyGroupSection.GROUPED
+                    + " state, cannot register it again as " + kind + " state");
+        }
         Registered r = states.get(name);
         if (r != null) {
             if (!r.kind.equals(kind)) {

@@ -31,6 +31,8 @@ import java.util.Map;
  *       value, list, reducing, aggregating: key, value [, long expiry if ttl]
  *       map:                                key, varint n, n x (user key, user value [, long expiry if ttl])
  *       namespaced:                         key, varint n, n x (namespace, value)
+ *       grouped:                            (keys = payloads, 0 or 1 per section) varint n, n bytes of a
+ *                                           {@link GroupedState}'s payload
  *     varint timer services; per service: string name, varint timers, per timer:
  *       key, namespace, long timestamp, byte eventTime, long sequence (registration order)
  * </pre>
@@ -38,11 +40,14 @@ import java.util.Map;
  * Keys, map keys and namespaces go through a {@linkplain StateSerializer#forKeys key serializer}, values
  * through a {@linkplain StateSerializer#forValues value serializer} of their state, so values of an
  * evolved record or enum class are read into the class as it is now, and an incompatible change fails the
- * restore naming the state.
+ * restore naming the state. A grouped state's payload is length-prefixed, so that a restore can carry it
+ * unread (like any unclaimed state, together with the section's shapes) when nobody registers it; its
+ * values use the section's shape table like every other state's.
  */
 final class KeyGroupSection {
     static final String MAP = "map";
     static final String NAMESPACED = "namespaced";
+    static final String GROUPED = "grouped";
     /** "MRK2": the format with a schema dictionary per section. */
     private static final int MAGIC = 0x4D524B32;
     private static final int OLD_MAGIC = 0x4D524B47;
@@ -55,15 +60,18 @@ final class KeyGroupSection {
     /** A timer of a restored section, added when its service is created by name. */
     record RestoredTimer(Object key, int keyGroup, Object namespace, long timestamp, boolean eventTime, long sequence) {}
 
+    /** A registered grouped state as a snapshot sees it: the capture taken when the snapshot was. */
+    record GroupedRef(String name, GroupedState.Capture capture) {}
+
     /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
-    record Contents(List<StateRef> states, List<HeapTimerService<?>> timerServices,
+    record Contents(List<StateRef> states, List<GroupedRef> grouped, List<HeapTimerService<?>> timerServices,
             List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
 
     /** The section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
     static byte[] write(int keyGroup, Contents contents) throws IOException {
         ShapeTable shapes = new ShapeTable();
         ByteWriter body = new ByteWriter(4096);
-        body.writeVarInt(contents.states.size() + contents.unclaimedStates.size());
+        body.writeVarInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
@@ -73,6 +81,21 @@ final class KeyGroupSection {
                 for (Entry e = head; e != null; e = e.next) {
                     writeEntry(body, codec, s.name, s.kind, ttl, e.key, e.value, e.expiry());
                 }
+            }
+        }
+        ByteWriter payload = contents.grouped.isEmpty() ? null : new ByteWriter(1024);
+        for (GroupedRef g : contents.grouped) {
+            payload.reset();
+            try {
+                g.capture().write(keyGroup, shapes, payload);
+            } catch (IllegalArgumentException x) {
+                throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
+            }
+            boolean empty = payload.size() == 0;
+            writeStateHeader(body, g.name(), GROUPED, false, empty ? 0 : 1);
+            if (!empty) {
+                body.writeVarInt(payload.size());
+                body.write(payload.buffer(), 0, payload.size());
             }
         }
         for (RestoredState s : contents.unclaimedStates) {
@@ -229,7 +252,11 @@ final class KeyGroupSection {
             int keys = body.readVarInt();
             int from = body.position();
             for (int k = 0; k < keys; k++) {
-                skipEntry(body, codec, state);
+                if (kind.equals(GROUPED)) {
+                    body.skip(body.readVarInt());
+                } else {
+                    skipEntry(body, codec, state);
+                }
             }
             state.add(keyGroup, new RestoredState.Chunk(shapes, bytes, from, body.position(), keys));
         }
@@ -269,6 +296,20 @@ final class KeyGroupSection {
         codec.values.skip(in);
         if (state.ttl) {
             in.skip(8);
+        }
+    }
+
+    /**
+     * Hands the payloads of a restored grouped chunk to {@code into} for {@code keyGroup}, each through a
+     * reader limited to it, with the chunk's shape table; {@code context} names the state and operator.
+     */
+    static void decodeGrouped(RestoredState.Chunk chunk, int keyGroup, String context, GroupedState into) {
+        ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
+        for (int k = 0; k < chunk.count(); k++) {
+            int length = in.readVarInt();
+            int at = in.position();
+            into.restore(keyGroup, chunk.shapes(), new ByteReader(chunk.bytes(), at, length), context);
+            in.skip(length);
         }
     }
 

@@ -24,9 +24,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Window operators keep everything in the keyed backend: a run that is snapshotted half way and continued
- * by a fresh operator restored from the snapshot emits what an uninterrupted run emits.
+ * by a fresh operator restored from the snapshot emits what an uninterrupted run emits. Every harness here is
+ * also checkpointed and restored into a fresh operator after each input.
  */
 class WindowSnapshotTest {
+    /** Few key groups: the harness checkpoints and restores every operator after every input, group by group. */
+    private static final int MAX_PARALLELISM = 16;
+
     record Reading(String sensor, long value) implements java.io.Serializable {}
 
     /** Sum and count in a long[] accumulator, mutated in place. */
@@ -75,9 +79,10 @@ class WindowSnapshotTest {
     @SuppressWarnings("unchecked")
     private static OneInputOperatorHarness<Reading, Object> open(WindowSpec spec, int subtask, int parallelism,
             List<SnapshotImage> restoreFrom) throws Exception {
-        return OneInputOperatorHarness.of((OneInputOperator<Reading, Object>) new WindowLowering().create(spec))
+        return OneInputOperatorHarness.of(() -> (OneInputOperator<Reading, Object>) new WindowLowering().create(spec))
                 .keyedBy((Reading r) -> r.sensor())
                 .subtask(subtask, parallelism)
+                .maxParallelism(MAX_PARALLELISM)
                 .restoring(backend -> {
                     for (SnapshotImage image : restoreFrom) {
                         image.restoreInto(backend);
@@ -113,7 +118,7 @@ class WindowSnapshotTest {
         for (int i = from; i < to; i++) {
             Reading r = input.readings.get(i);
             int owner = KeyGroups.subtaskFor(
-                    KeyGroups.keyGroupFor(r.sensor(), 128), 128, subtasks.size());
+                    KeyGroups.keyGroupFor(r.sensor(), MAX_PARALLELISM), MAX_PARALLELISM, subtasks.size());
             subtasks.get(owner).processElement(r, input.times.get(i));
             seen = Math.max(seen, input.times.get(i));
             if (i % 50 == 49) {

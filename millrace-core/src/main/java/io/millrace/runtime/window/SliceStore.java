@@ -1,0 +1,133 @@
+package io.millrace.runtime.window;
+
+import io.millrace.runtime.state.heap.GroupedState;
+import io.millrace.runtime.state.serde.ByteReader;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.ShapeDictionary;
+import io.millrace.runtime.state.serde.StateSerializer;
+import java.util.Arrays;
+
+/**
+ * The state of a {@link SliceTableWindowOperator}: slice accumulators by slice start, firing counts of
+ * windows re-fired by late records by window end (only with allowed lateness), and per key group the time up
+ * to which its windows have fired. Checkpointed by the heap backend per key group:
+ *
+ * <pre>
+ *   long firedUpTo
+ *   varint slices;  per slice:  long start, varint keys, keys x (key, accumulator)   (keys in insertion order)
+ *   varint windows; per window: long end,   varint keys, keys x (key, Integer firings so far)
+ * </pre>
+ *
+ * Keys go through a {@linkplain StateSerializer#forKeys key serializer}, accumulators and firing counts
+ * through a {@linkplain StateSerializer#forValues value serializer}, over the shape dictionary the backend
+ * keeps with the payload; so accumulator classes evolve as in any state, and one that no longer fits fails
+ * the restore naming the state and operator. Restoring at another parallelism keeps each group's
+ * fired-up-to time, so windows that fired before the checkpoint do not fire again. Task thread only; captures
+ * are written on any thread under the {@link GroupedState} contract: the operator sets the backend's current
+ * key before it changes a key group's tables, and stripes added or dropped later do not show in a capture.
+ */
+final class SliceStore implements GroupedState {
+    final Stripes slices;
+    final Stripes firings;
+    private final String name;
+    private final int firstGroup;
+    /** Per key group index: the fired-up-to time restored from a checkpoint, Long.MIN_VALUE when none. */
+    private final long[] restoredFiredUpTo;
+    private boolean restored;
+    /** The operator's own fired-up-to time (watermark or processing time), kept current by the operator. */
+    long firedUpTo = Long.MIN_VALUE;
+
+    /** The store of state {@code name} for the key groups {@code firstGroup} to {@code firstGroup + groups - 1}. */
+    SliceStore(String name, int firstGroup, int groups) {
+        this.name = name;
+        this.firstGroup = firstGroup;
+        this.slices = new Stripes(groups);
+        this.firings = new Stripes(groups);
+        this.restoredFiredUpTo = new long[groups];
+        Arrays.fill(restoredFiredUpTo, Long.MIN_VALUE);
+    }
+
+    /** The time up to which the windows of key group index {@code group} have fired. */
+    long firedUpTo(int group) {
+        return restored ? Math.max(firedUpTo, restoredFiredUpTo[group]) : firedUpTo;
+    }
+
+    /** Whether a window with this max timestamp fired for key group index {@code group} before a restore. */
+    boolean firedBeforeRestore(int group, long maxTimestamp) {
+        return restored && maxTimestamp <= restoredFiredUpTo[group];
+    }
+
+    @Override
+    public Capture capture() {
+        Stripes.View s = slices.view();
+        Stripes.View f = firings.view();
+        long[] fired = new long[restoredFiredUpTo.length];
+        for (int i = 0; i < fired.length; i++) {
+            fired[i] = firedUpTo(i);
+        }
+        return (keyGroup, shapes, out) -> {
+            int group = keyGroup - firstGroup;
+            ClassLoader loader = StateSerializer.userClassLoader();
+            StateSerializer keys = StateSerializer.forKeys(shapes, loader, null);
+            StateSerializer values = StateSerializer.forValues(shapes, name, loader, null);
+            out.writeLong(fired[group]);
+            write(out, keys, values, s, group);
+            write(out, keys, values, f, group);
+        };
+    }
+
+    private static void write(ByteWriter out, StateSerializer keys, StateSerializer values, Stripes.View view, int group) {
+        int n = 0;
+        for (SliceTable[] stripe : view.stripes()) {
+            n += stripe[group] != null ? 1 : 0;
+        }
+        out.writeVarInt(n);
+        for (int i = 0; i < view.ids().length; i++) {
+            SliceTable t = view.stripes()[i][group];
+            if (t == null) {
+                continue;
+            }
+            out.writeLong(view.ids()[i]);
+            out.writeVarInt(t.size());
+            for (int p = 0; p < t.size(); p++) {
+                keys.write(t.key(p), out);
+                values.write(t.value(p), out);
+            }
+        }
+    }
+
+    @Override
+    public void restore(int keyGroup, ShapeDictionary shapes, ByteReader in, String context) {
+        int group = keyGroup - firstGroup;
+        ClassLoader loader = StateSerializer.userClassLoader();
+        StateSerializer keys = StateSerializer.forKeys(shapes, loader, "the keys of " + context);
+        StateSerializer values = StateSerializer.forValues(shapes, null, loader, context);
+        restoredFiredUpTo[group] = Math.max(restoredFiredUpTo[group], in.readLong());
+        restored = true;
+        read(in, keys, values, slices, group);
+        read(in, keys, values, firings, group);
+    }
+
+    private static void read(ByteReader in, StateSerializer keys, StateSerializer values, Stripes into, int group) {
+        int n = in.readVarInt();
+        for (int i = 0; i < n; i++) {
+            SliceTable t = into.table(in.readLong(), group);
+            int count = in.readVarInt();
+            for (int k = 0; k < count; k++) {
+                Object key = keys.read(in);
+                Object value = values.read(in);
+                int p = t.find(key, key.hashCode());
+                if (p < 0) {
+                    t.add(key, key.hashCode(), value);
+                } else {
+                    t.setValue(p, value);
+                }
+            }
+        }
+    }
+
+    @Override
+    public long entryCount() {
+        return slices.entryCount() + firings.entryCount();
+    }
+}

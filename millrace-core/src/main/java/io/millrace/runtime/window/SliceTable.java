@@ -1,0 +1,98 @@
+package io.millrace.runtime.window;
+
+import java.util.Arrays;
+
+/**
+ * The values of one slice (or the firing counts of one window) for the keys of one key group: an
+ * open-addressing hash table that keeps its entries in insertion order, so that firing and snapshots visit
+ * keys in an order that a restore reproduces. Entries are only added or replaced, never removed: a table is
+ * dropped whole when its slice expires. Task thread only; a snapshot may read a table from another thread
+ * once the task thread has promised not to change that key group (see {@link SliceStore}).
+ */
+final class SliceTable {
+    private static final int MIN_SLOTS = 8;
+
+    private Object[] keys = new Object[MIN_SLOTS / 2];
+    private int[] hashes = new int[MIN_SLOTS / 2];
+    private Object[] values = new Object[MIN_SLOTS / 2];
+    private int size;
+    /** Entry position + 1 per slot, 0 when free; at most half full. */
+    private int[] slots = new int[MIN_SLOTS];
+    private int shift = 32 - Integer.numberOfTrailingZeros(MIN_SLOTS);
+
+    int size() {
+        return size;
+    }
+
+    Object key(int position) {
+        return keys[position];
+    }
+
+    Object value(int position) {
+        return values[position];
+    }
+
+    void setValue(int position, Object value) {
+        values[position] = value;
+    }
+
+    /** The position of {@code key} (whose hashCode is {@code hash}), or -1. */
+    int find(Object key, int hash) {
+        int[] s = slots;
+        int mask = s.length - 1;
+        int i = (hash * 0x9E3779B9) >>> shift;
+        while (true) {
+            int p = s[i] - 1;
+            if (p < 0) {
+                return -1;
+            }
+            if (hashes[p] == hash) {
+                Object k = keys[p];
+                if (k == key || k.equals(key)) {
+                    return p;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /** The value of {@code key}, or null. */
+    Object get(Object key, int hash) {
+        int p = find(key, hash);
+        return p < 0 ? null : values[p];
+    }
+
+    /** Appends an entry for a key that has none; returns its position. */
+    int add(Object key, int hash, Object value) {
+        if (size == keys.length) {
+            int capacity = size * 2;
+            keys = Arrays.copyOf(keys, capacity);
+            hashes = Arrays.copyOf(hashes, capacity);
+            values = Arrays.copyOf(values, capacity);
+            rehash(capacity * 2);
+        }
+        int p = size++;
+        keys[p] = key;
+        hashes[p] = hash;
+        values[p] = value;
+        place(slots, p);
+        return p;
+    }
+
+    private void rehash(int slotCount) {
+        slots = new int[slotCount];
+        shift = 32 - Integer.numberOfTrailingZeros(slotCount);
+        for (int p = 0; p < size; p++) {
+            place(slots, p);
+        }
+    }
+
+    private void place(int[] s, int p) {
+        int mask = s.length - 1;
+        int i = (hashes[p] * 0x9E3779B9) >>> shift;
+        while (s[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        s[i] = p + 1;
+    }
+}

@@ -1,0 +1,249 @@
+package io.millrace.runtime.window;
+
+import io.millrace.api.window.TimeWindow;
+import io.millrace.api.window.TimeWindows;
+import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
+import java.util.ArrayList;
+
+/**
+ * Tumbling and sliding time windows with the default trigger on the heap backend, slice-major: per slice of
+ * {@code gcd(size, slide)} ms and per key group, a table from key to accumulator ({@link SliceStore}). A
+ * record costs one table lookup. Windows fire without timers: when the watermark (or processing time) moves,
+ * each window whose end it passed fires once for all its keys, walking the tables of the window's slices key
+ * group by key group (results come out by window end, then key group, then first arrival of the key); then the
+ * slices that no window needs any more are dropped whole. With allowed lateness a late record fires the windows
+ * it updates again for its key (firing index 1, 2, ...). Task thread only.
+ */
+final class SliceTableWindowOperator extends WindowOperatorBase {
+    static final String STATE_NAME = "window-slices";
+
+    private final SliceLayout layout;
+    private final ArrayList<Object> windowSlices = new ArrayList<>();
+    private HeapKeyedStateBackend heap;
+    private SliceStore store;
+    private int firstGroup;
+    private final WindowKeys windowKeys = new WindowKeys();
+
+    SliceTableWindowOperator(WindowSpec spec) {
+        super(spec);
+        this.layout = SliceLayout.of((TimeWindows) spec.assigner());
+    }
+
+    @Override
+    void openState() throws Exception {
+        heap = (HeapKeyedStateBackend) backend;
+        firstGroup = heap.keyGroupRange().start();
+        store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size());
+        heap.registerGroupedState(STATE_NAME, store);
+    }
+
+    @Override
+    void onRecord(Object value, long timestamp, long time) throws Exception {
+        int group = recordKeyGroup - firstGroup;
+        long done = store.firedUpTo(group);
+        if (!eventTime && time <= done) {
+            // A processing-time record is never late, also after a restore, before this instance hears the
+            // processing time up to which the group's windows fired.
+            time = done + 1;
+        }
+        long slice = layout.sliceStart(time);
+        long lastEnd = layout.lastWindowEnd(slice);
+        if (expired(lastEnd - 1, done)) {
+            late(value, timestamp);
+            return;
+        }
+        Object key = recordKey;
+        int hash = key.hashCode();
+        SliceTable table = store.slices.table(slice, group);
+        int p = table.find(key, hash);
+        if (p < 0) {
+            table.add(key, hash, contents.add(null, value));
+        } else {
+            Object acc = table.value(p);
+            Object updated = contents.add(acc, value);
+            if (updated != acc) {
+                table.setValue(p, updated);
+            }
+        }
+        long firstEnd = layout.firstWindowEnd(slice);
+        if (lateness > 0 && firstEnd - 1 <= done) {
+            refireLateWindows(key, hash, group, slice, p >= 0, firstEnd, lastEnd, done);
+        }
+    }
+
+    private boolean expired(long maxTimestamp, long done) {
+        return maxTimestamp != Long.MAX_VALUE && cleanupTime(maxTimestamp) <= done;
+    }
+
+    /**
+     * Fires again, for the record's key, the windows of its slice that already fired and are within the allowed
+     * lateness. A window's firing index is its stored count, or else 1 if the key had contents in it before this
+     * record (it fired on time), 0 if not.
+     */
+    private void refireLateWindows(Object key, int hash, int group, long slice, boolean hadSlice, long firstEnd,
+            long lastEnd, long done) throws Exception {
+        for (long end = firstEnd; end <= lastEnd && end - 1 <= done; end += layout.slide()) {
+            if (expired(end - 1, done)) {
+                continue;
+            }
+            SliceTable counts = store.firings.table(end, group);
+            int p = counts.find(key, hash);
+            int firing;
+            if (p >= 0) {
+                firing = (Integer) counts.value(p);
+                counts.setValue(p, firing + 1);
+            } else {
+                firing = hadSlice || hasContents(key, hash, group, end, slice) ? 1 : 0;
+                counts.add(key, hash, firing + 1);
+            }
+            collectKey(key, hash, group, end);
+            emit(key, new TimeWindow(end - layout.size(), end), firing);
+        }
+    }
+
+    /** Whether the key has contents in window {@code end} outside the slice {@code except}. */
+    private boolean hasContents(Object key, int hash, int group, long end, long except) {
+        for (int i = store.slices.indexAtOrAfter(end - layout.size()); i < store.slices.count() && store.slices.id(i) < end; i++) {
+            SliceTable t = store.slices.at(i)[group];
+            if (store.slices.id(i) != except && t != null && t.find(key, hash) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Puts the key's accumulators of window {@code end} into {@link #windowSlices}, oldest first. */
+    private void collectKey(Object key, int hash, int group, long end) {
+        windowSlices.clear();
+        for (int i = store.slices.indexAtOrAfter(end - layout.size()); i < store.slices.count() && store.slices.id(i) < end; i++) {
+            SliceTable t = store.slices.at(i)[group];
+            Object acc = t == null ? null : t.get(key, hash);
+            if (acc != null) {
+                windowSlices.add(acc);
+            }
+        }
+    }
+
+    @Override
+    void onTimeAdvanced(long before, long now) throws Exception {
+        store.firedUpTo = now;
+        if (now <= before) {
+            return;
+        }
+        long end = before == Long.MIN_VALUE ? Long.MIN_VALUE : firstEndAfter(before);
+        Stripes slices = store.slices;
+        int i = 0;
+        while (true) {
+            while (i < slices.count() && layout.lastWindowEnd(slices.id(i)) < end) {
+                i++;
+            }
+            if (i == slices.count()) {
+                break;
+            }
+            end = Math.max(end, layout.firstWindowEnd(slices.id(i)));
+            if (end - 1 > now) {
+                break;
+            }
+            fire(end);
+            end += layout.slide();
+        }
+        dropExpired();
+    }
+
+    /** The end of the first window that ends after {@code time + 1}, i.e. that a time of {@code time} has not fired. */
+    private long firstEndAfter(long time) {
+        long t = time + 1 - layout.size();
+        if (t > time) {
+            return Long.MIN_VALUE;
+        }
+        return layout.windowStartAtOrBefore(t) + layout.size() + layout.slide();
+    }
+
+    /** Fires window {@code [end - size, end)} for every key with contents in it, key group by key group. */
+    private void fire(long end) throws Exception {
+        Stripes slices = store.slices;
+        int from = slices.indexAtOrAfter(end - layout.size());
+        int to = slices.indexAtOrAfter(end);
+        if (from == to) {
+            return;
+        }
+        TimeWindow window = new TimeWindow(end - layout.size(), end);
+        int groups = heap.keyGroupRange().size();
+        for (int group = 0; group < groups; group++) {
+            if (store.firedBeforeRestore(group, end - 1)) {
+                continue;
+            }
+            SliceTable only = null;
+            int tables = 0;
+            for (int i = from; i < to; i++) {
+                SliceTable t = slices.at(i)[group];
+                if (t != null) {
+                    only = t;
+                    tables++;
+                }
+            }
+            if (tables == 1) {
+                fireTable(only, group, window);
+            } else if (tables > 1) {
+                fireUnion(from, to, group, window);
+            }
+        }
+    }
+
+    /** Fires the keys of a window whose only table in this key group is {@code table}. */
+    private void fireTable(SliceTable table, int group, TimeWindow window) throws Exception {
+        for (int p = 0; p < table.size(); p++) {
+            Object key = table.key(p);
+            windowSlices.add(table.value(p));
+            heap.setCurrentKey(key, group + firstGroup);
+            emit(key, window, 0);
+        }
+    }
+
+    /** Fires the keys of a window that has several tables in this key group: each key once, with its slices oldest first. */
+    private void fireUnion(int from, int to, int group, TimeWindow window) throws Exception {
+        WindowKeys keys = windowKeys;
+        for (int i = from; i < to; i++) {
+            SliceTable t = store.slices.at(i)[group];
+            if (t != null) {
+                for (int p = 0; p < t.size(); p++) {
+                    Object key = t.key(p);
+                    keys.add(key, key.hashCode(), t.value(p));
+                }
+            }
+        }
+        try {
+            for (int k = 0; k < keys.size(); k++) {
+                Object key = keys.key(k);
+                keys.collect(k, windowSlices);
+                heap.setCurrentKey(key, group + firstGroup);
+                emit(key, window, 0);
+            }
+        } finally {
+            keys.clear();
+        }
+    }
+
+    private void emit(Object key, TimeWindow window, int firing) throws Exception {
+        emission.start(key, window, firing, currentWatermark, currentProcessingTime());
+        contents.emit(windowSlices, emission);
+        windowSlices.clear();
+    }
+
+    /** Drops the slices whose last window is past its allowed lateness, and the firing counts of such windows. */
+    private void dropExpired() {
+        Stripes slices = store.slices;
+        int n = 0;
+        while (n < slices.count() && expired(layout.lastWindowEnd(slices.id(n)) - 1)) {
+            n++;
+        }
+        slices.dropFirst(n);
+        Stripes firings = store.firings;
+        n = 0;
+        while (n < firings.count() && expired(firings.id(n) - 1)) {
+            n++;
+        }
+        firings.dropFirst(n);
+    }
+}

@@ -1,0 +1,118 @@
+package io.millrace.runtime.window;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Scratch space for firing one window in one key group: the distinct keys of the window's slice tables, in
+ * order of first appearance, each with its accumulators in the order added (oldest slice first). One hash
+ * lookup per (key, slice) entry, however many slices the window has. Reused across firings; task thread only.
+ */
+final class WindowKeys {
+    private Object[] keys = new Object[16];
+    private int[] hashes = new int[16];
+    private int[] slotOf = new int[16];
+    private int[] first = new int[16];
+    private int[] last = new int[16];
+    private int size;
+    private Object[] accs = new Object[64];
+    private int[] next = new int[64];
+    private int accCount;
+    /** Key position + 1 per slot, 0 when free; at most half full. */
+    private int[] slots = new int[32];
+    private int shift = 32 - 5;
+
+    int size() {
+        return size;
+    }
+
+    Object key(int i) {
+        return keys[i];
+    }
+
+    /** Adds one slice's accumulator of {@code key} (whose hashCode is {@code hash}). */
+    void add(Object key, int hash, Object acc) {
+        int mask = slots.length - 1;
+        int s = (hash * 0x9E3779B9) >>> shift;
+        int k;
+        while (true) {
+            int p = slots[s] - 1;
+            if (p < 0) {
+                k = insert(key, hash, s);
+                break;
+            }
+            if (hashes[p] == hash && (keys[p] == key || keys[p].equals(key))) {
+                k = p;
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+        if (accCount == accs.length) {
+            accs = Arrays.copyOf(accs, accCount * 2);
+            next = Arrays.copyOf(next, accCount * 2);
+        }
+        int a = accCount++;
+        accs[a] = acc;
+        next[a] = -1;
+        if (first[k] < 0) {
+            first[k] = a;
+        } else {
+            next[last[k]] = a;
+        }
+        last[k] = a;
+    }
+
+    /** Puts the accumulators of key {@code i} into {@code out}, in the order added. */
+    void collect(int i, List<Object> out) {
+        for (int a = first[i]; a >= 0; a = next[a]) {
+            out.add(accs[a]);
+        }
+    }
+
+    /** Forgets every key and accumulator; costs the number of keys, not the capacity. */
+    void clear() {
+        for (int i = 0; i < size; i++) {
+            slots[slotOf[i]] = 0;
+        }
+        Arrays.fill(keys, 0, size, null);
+        Arrays.fill(accs, 0, accCount, null);
+        size = 0;
+        accCount = 0;
+    }
+
+    private int insert(Object key, int hash, int slot) {
+        if (size == keys.length) {
+            int capacity = size * 2;
+            keys = Arrays.copyOf(keys, capacity);
+            hashes = Arrays.copyOf(hashes, capacity);
+            slotOf = Arrays.copyOf(slotOf, capacity);
+            first = Arrays.copyOf(first, capacity);
+            last = Arrays.copyOf(last, capacity);
+        }
+        int k = size++;
+        keys[k] = key;
+        hashes[k] = hash;
+        first[k] = -1;
+        if (size * 2 > slots.length) {
+            rehash(slots.length * 2);
+        } else {
+            slots[slot] = k + 1;
+            slotOf[k] = slot;
+        }
+        return k;
+    }
+
+    private void rehash(int slotCount) {
+        slots = new int[slotCount];
+        shift = 32 - Integer.numberOfTrailingZeros(slotCount);
+        int mask = slotCount - 1;
+        for (int k = 0; k < size; k++) {
+            int s = (hashes[k] * 0x9E3779B9) >>> shift;
+            while (slots[s] != 0) {
+                s = (s + 1) & mask;
+            }
+            slots[s] = k + 1;
+            slotOf[k] = s;
+        }
+    }
+}
