@@ -75,12 +75,19 @@ public final class BenchDriver {
         System.err.printf(java.util.Locale.ROOT, format + "%n", args);
     }
 
+    /**
+     * Deletes a run's directory. An engine may still be removing its own files there (Flink discards old
+     * checkpoints asynchronously after the job ended): a file that vanishes during the walk is walked again.
+     */
     static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        for (int attempt = 1; Files.exists(dir) && attempt <= 10; attempt++) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (java.io.UncheckedIOException e) {
+                if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt == 10) {
+                    throw e.getCause();
+                }
+            }
         }
     }
 }
