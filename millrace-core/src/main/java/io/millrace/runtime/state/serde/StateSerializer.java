@@ -74,8 +74,11 @@ public final class StateSerializer {
     private final IntMap<ShapeReader> readers = new IntMap<>();
     private final IntMap<Boolean> reported = new IntMap<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
-    /** Plain-class objects being written, one inside the other: a cycle would never end. */
+    /** Record and plain-class objects being written, one inside the other: a cycle would never end. */
     private int plainDepth;
+    /** The class of the last record or plain-class value written and its shape: checked first. */
+    private Class<?> lastShapedClass;
+    private RecordShape lastShape;
     private static final int MAX_PLAIN_DEPTH = 1_000;
 
     private StateSerializer(boolean canonical, ShapeDictionary shapes, String use, ClassLoader loader, String context) {
@@ -123,6 +126,10 @@ public final class StateSerializer {
             return;
         }
         Class<?> c = value.getClass();
+        if (c == lastShapedClass) {
+            writeFields(lastShape, value, out); // state holds many values of one record or plain class
+            return;
+        }
         if (c == String.class) {
             out.writeByte(STRING);
             out.writeString((String) value);
@@ -138,15 +145,36 @@ public final class StateSerializer {
         } else if (c == Boolean.class) {
             out.writeByte((Boolean) value ? TRUE : FALSE);
         } else if (value instanceof Record) {
-            RecordShape shape = RecordShape.of(c);
-            out.writeByte(RECORD);
-            out.writeInt(shape.id);
-            report(shape.stored);
-            shape.writeComponents(value, out, this);
+            writeFields(shaped(c), value, out);
         } else if (value instanceof Enum<?> e) {
             writeEnum(e, out);
         } else {
             writeOther(value, c, out);
+        }
+    }
+
+    /** The shape of a record or plain class, remembered as the last one written (and reported to the dictionary). */
+    private RecordShape shaped(Class<?> c) {
+        RecordShape shape = RecordShape.of(c);
+        report(shape.stored);
+        lastShapedClass = c;
+        lastShape = shape;
+        return shape;
+    }
+
+    /** A record's or plain class's value: tag, shape id, then its components; nesting bounded (plain objects may form cycles). */
+    private void writeFields(RecordShape shape, Object value, ByteWriter out) {
+        if (plainDepth >= MAX_PLAIN_DEPTH) {
+            throw new IllegalArgumentException("cannot serialize " + shape.type.getName() + ": objects of records and plain classes nest more than "
+                    + MAX_PLAIN_DEPTH + " deep (a cycle?); break the cycle, or make the class Serializable with its own writeObject");
+        }
+        out.writeByte(RECORD);
+        out.writeInt(shape.id);
+        plainDepth++;
+        try {
+            shape.writeComponents(value, out, this);
+        } finally {
+            plainDepth--;
         }
     }
 
@@ -195,20 +223,7 @@ public final class StateSerializer {
         } else if (collections.write(value, c, out)) {
             return;
         } else if (PlainClass.is(c)) {
-            if (plainDepth >= MAX_PLAIN_DEPTH) {
-                throw new IllegalArgumentException("cannot serialize " + c.getName() + ": objects of plain classes nest more than "
-                        + MAX_PLAIN_DEPTH + " deep (a cycle?); break the cycle, or make the class Serializable with its own writeObject");
-            }
-            RecordShape shape = RecordShape.of(c);
-            out.writeByte(RECORD);
-            out.writeInt(shape.id);
-            report(shape.stored);
-            plainDepth++;
-            try {
-                shape.writeComponents(value, out, this);
-            } finally {
-                plainDepth--;
-            }
+            writeFields(shaped(c), value, out);
         } else {
             writeJava(value, out);
         }
