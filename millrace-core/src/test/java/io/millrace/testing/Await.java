@@ -12,10 +12,15 @@ public final class Await {
 
     /** Returns once {@code condition} holds; fails naming {@code what} after 20 s. */
     public static void until(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + BOUND.toNanos();
+        until(what, BOUND, condition);
+    }
+
+    /** Returns once {@code condition} holds; fails naming {@code what} after {@code bound}. */
+    public static void until(String what, Duration bound, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not reached within " + BOUND.toSeconds() + " s: " + what);
+                throw new AssertionError("not reached within " + bound.toMillis() + " ms: " + what);
             }
             LockSupport.parkNanos(200_000);
         }

@@ -14,6 +14,7 @@ import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
+import io.millrace.runtime.timer.DueTimers;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 import java.io.DataInputStream;
@@ -211,22 +212,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         for (RocksTimerService<?> s : timerServices) {
             s.watermark(watermark);
         }
-        while (true) {
-            RocksTimerService<?> next = null;
-            long earliest = watermark;
-            for (int i = 0; i < timerServices.size(); i++) {
-                RocksTimerService<?> s = timerServices.get(i);
-                long t = s.nextEventTime();
-                if (s.eventTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
-                    next = s;
-                    earliest = t;
-                }
-            }
-            if (next == null) {
-                return;
-            }
-            next.fireNextEventTimer();
-        }
+        DueTimers.fireEventTime(timerServices, watermark);
     }
 
     /** Sweeps a bounded number of rows of every TTL state, then fires due processing-time timers. */
@@ -235,22 +221,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         for (int i = 0; i < ttlColumns.size(); i++) {
             ttlColumns.get(i).sweep(now, TICK_SWEEP_ROWS);
         }
-        while (true) {
-            RocksTimerService<?> next = null;
-            long earliest = now;
-            for (int i = 0; i < timerServices.size(); i++) {
-                RocksTimerService<?> s = timerServices.get(i);
-                long t = s.nextProcessingTime();
-                if (s.processingTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
-                    next = s;
-                    earliest = t;
-                }
-            }
-            if (next == null) {
-                return;
-            }
-            next.fireNextProcessingTimer();
-        }
+        DueTimers.fireProcessingTime(timerServices, now);
     }
 
     /** Counts by scanning every state's column family: exact, but O(state size); for tests and tooling. */

@@ -3,6 +3,7 @@ package io.millrace.rocksdb;
 import io.millrace.api.time.Clock;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.timer.DueTimers;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 
@@ -11,7 +12,7 @@ import io.millrace.runtime.timer.Triggerable;
  * {@link RocksTimerQueue}. Registering acts for the backend's current key. The backend drives firing,
  * which makes the timer's key current before calling the target. Task thread only.
  */
-final class RocksTimerService<N> implements InternalTimerService<N> {
+final class RocksTimerService<N> implements InternalTimerService<N>, DueTimers.Service {
     private static final byte EVENT_TIME = 0;
     private static final byte PROCESSING_TIME = 1;
 
@@ -83,11 +84,13 @@ final class RocksTimerService<N> implements InternalTimerService<N> {
         return eventTimers.size() + processingTimers.size();
     }
 
-    int eventTimerCount() {
+    @Override
+    public int eventTimerCount() {
         return eventTimers.size();
     }
 
-    int processingTimerCount() {
+    @Override
+    public int processingTimerCount() {
         return processingTimers.size();
     }
 
@@ -97,23 +100,27 @@ final class RocksTimerService<N> implements InternalTimerService<N> {
     }
 
     /** Timestamp of the earliest event-time timer, Long.MAX_VALUE when none. */
-    long nextEventTime() {
+    @Override
+    public long nextEventTime() {
         return eventTimers.peekTimestamp();
     }
 
     /** Timestamp of the earliest processing-time timer, Long.MAX_VALUE when none. */
-    long nextProcessingTime() {
+    @Override
+    public long nextProcessingTime() {
         return processingTimers.peekTimestamp();
     }
 
     /** Removes the earliest event-time timer, makes its key current and fires it. There must be one. */
-    void fireNextEventTimer() throws Exception {
+    @Override
+    public void fireNextEventTimer() throws Exception {
         byte[] timer = eventTimers.poll();
         target.onEventTime(RocksTimerQueue.timestamp(timer), makeKeyCurrent(timer));
     }
 
     /** Removes the earliest processing-time timer, makes its key current and fires it. There must be one. */
-    void fireNextProcessingTimer() throws Exception {
+    @Override
+    public void fireNextProcessingTimer() throws Exception {
         byte[] timer = processingTimers.poll();
         target.onProcessingTime(RocksTimerQueue.timestamp(timer), makeKeyCurrent(timer));
     }

@@ -10,7 +10,11 @@ import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.connector.file.TransactionalFileSink;
 import io.millrace.connector.generator.GeneratorSource;
 import io.millrace.runtime.checkpoint.CheckpointMetadata;
+import io.millrace.runtime.checkpoint.ExactlyOnceRecoveryIT;
 import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
+import io.millrace.testing.Await;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,8 +51,8 @@ class RocksDbSavepointIT {
         Pipeline p = Pipeline.create(config);
         p.fromSource(GeneratorSource.builder(i -> i).count(EVENTS).ratePerSecond(15_000).build(),
                         WatermarkStrategy.<Long>noWatermarks(), "numbers").uid("numbers")
-                .keyBy(i -> i % KEYS).process(new RocksDbRecoveryIT.RunningCount()).uid("running-count")
-                .sinkTo(TransactionalFileSink.of(dir.resolve("counts"), RocksDbRecoveryIT.LINES)).uid("counts-sink");
+                .keyBy(i -> i % KEYS).process(new ExactlyOnceRecoveryIT.RunningCount()).uid("running-count")
+                .sinkTo(TransactionalFileSink.of(dir.resolve("counts"), ExactlyOnceRecoveryIT.LINES)).uid("counts-sink");
         return p;
     }
 
@@ -57,10 +60,13 @@ class RocksDbSavepointIT {
     void savepointOfIncrementalJob_isFullAndSelfContained_andRestoresAtAnotherParallelismWithoutSharedFiles() throws Exception {
         LocalCheckpointStorage storage = new LocalCheckpointStorage(dir.resolve("checkpoints"));
         JobHandle first = job(2, null).executeAsync("counts");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (storage.sharedFiles().isEmpty() && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(10_000_000L);
-        }
+        Await.until("the first incremental checkpoint", Duration.ofSeconds(60), () -> {
+            try {
+                return !storage.sharedFiles().isEmpty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         assertThat(storage.sharedFiles()).as("shared files of incremental checkpoints").isNotEmpty();
         String savepoint = first.stopWithSavepoint().get(1, TimeUnit.MINUTES);
 
@@ -74,7 +80,7 @@ class RocksDbSavepointIT {
 
         assertThat(second.metrics().lastCompletedCheckpoint()).isGreaterThan(0);
         Map<Long, List<Long>> byKey = new HashMap<>();
-        for (String line : RocksDbRecoveryIT.readLines(dir.resolve("counts"))) {
+        for (String line : ExactlyOnceRecoveryIT.readLines(dir.resolve("counts"))) {
             String[] kv = line.split(",");
             byKey.computeIfAbsent(Long.parseLong(kv[0]), k -> new ArrayList<>()).add(Long.parseLong(kv[1]));
         }

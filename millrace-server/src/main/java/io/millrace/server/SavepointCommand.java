@@ -6,10 +6,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -32,7 +36,6 @@ import picocli.CommandLine.Spec;
             "answered in time; 2 bad command line."
         })
 final class SavepointCommand implements Callable<Integer> {
-    private static final long POLL_MILLIS = 50;
 
     @Spec
     CommandSpec spec;
@@ -83,15 +86,26 @@ final class SavepointCommand implements Callable<Integer> {
         }
     }
 
-    /** Polls for the job's answer until the timeout; empty when none came. */
+    /**
+     * Waits for the job's answer until the timeout, woken by the file system when a file appears in the control
+     * directory (the job writes its response atomically); empty when none came.
+     */
     private Optional<ControlResponse> awaitResponse(ControlRequest request, Path control) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Optional<ControlResponse> response = request.response(control);
-            if (response.isPresent() || System.nanoTime() - deadline >= 0) {
-                return response;
+        try (WatchService watch = control.getFileSystem().newWatchService()) {
+            control.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+            while (true) {
+                Optional<ControlResponse> response = request.response(control); // read after registering: nothing is missed
+                long left = deadline - System.nanoTime();
+                if (response.isPresent() || left <= 0) {
+                    return response;
+                }
+                WatchKey key = watch.poll(left, TimeUnit.NANOSECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
             }
-            Thread.sleep(POLL_MILLIS);
         }
     }
 

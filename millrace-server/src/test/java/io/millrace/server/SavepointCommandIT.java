@@ -2,12 +2,14 @@ package io.millrace.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.testing.Await;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +34,7 @@ class SavepointCommandIT {
             import io.millrace.connector.file.TransactionalFileSink;
             import io.millrace.connector.generator.GeneratorSource;
             import java.nio.file.Path;
+import java.time.Duration;
 
             public class SlowJob {
                 public static void main(String[] args) throws Exception {
@@ -83,7 +86,7 @@ class SavepointCommandIT {
                 "run", "--jar", jar.toString(), "--class", "job.SlowJob", "--checkpoint-dir", checkpoints.toString(),
                 "--checkpoint-interval", "200ms", "--", output.toString())
                 .redirectErrorStream(true).redirectOutput(childLog.toFile()).start();
-        awaitUntil("the child's first committed output", 20_000, () -> !committedLines(output).isEmpty());
+        Await.until("the child's first committed output", Duration.ofSeconds(20), () -> !committedLines(output).isEmpty());
 
         int exit = run("savepoint", "--checkpoint-dir", checkpoints.toString(), "--stop", "--timeout", "20s");
 
@@ -121,12 +124,12 @@ class SavepointCommandIT {
         Path control = checkpoints.resolve("control");
         Thread fakeJob = new Thread(() -> {
             try {
-                awaitUntil("a request", 10_000, () -> Files.isDirectory(control) && requestIn(control) != null);
+                Await.until("a request", Duration.ofSeconds(10), () -> Files.isDirectory(control) && requestIn(control) != null);
                 Path request = requestIn(control);
                 String response = request.getFileName().toString().replace(".request", ".response");
                 Files.writeString(control.resolve(response + ".tmp"), "status: failed\nerror: checkpoint 7 abandoned: it did not complete within PT10M\n");
                 Files.move(control.resolve(response + ".tmp"), control.resolve(response), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException | InterruptedException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         });
@@ -140,9 +143,11 @@ class SavepointCommandIT {
         assertThat(control).as("request and response withdrawn").isEmptyDirectory();
     }
 
-    private static Path requestIn(Path control) throws IOException {
+    private static Path requestIn(Path control) {
         try (Stream<Path> files = Files.list(control)) {
             return files.filter(f -> f.getFileName().toString().matches("savepoint-.*\\.request")).findFirst().orElse(null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -154,19 +159,7 @@ class SavepointCommandIT {
         assertThat(missing).doesNotExist();
     }
 
-    private interface Check {
-        boolean holds() throws IOException;
-    }
-
-    private static void awaitUntil(String what, long boundMillis, Check check) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
-        while (!check.holds()) {
-            assertThat(System.nanoTime() - deadline).as("waited %d ms for %s", boundMillis, what).isNegative();
-            Thread.sleep(20);
-        }
-    }
-
-    private static List<String> committedLines(Path dir) throws IOException {
+    private static List<String> committedLines(Path dir) {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
@@ -178,6 +171,8 @@ class SavepointCommandIT {
                     throw new UncheckedIOException(e);
                 }
             }).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

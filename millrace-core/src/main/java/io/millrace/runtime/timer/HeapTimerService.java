@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * {@link #fireNextEventTimer} and {@link #fireNextProcessingTimer}, setting the timer's key as current
  * key before calling the target. Task thread only.
  */
-public final class HeapTimerService<N> implements InternalTimerService<N> {
+public final class HeapTimerService<N> implements InternalTimerService<N>, DueTimers.Service {
     private final String name;
     private final KeyedStateBackend keys;
     private final Clock clock;
@@ -76,20 +76,24 @@ public final class HeapTimerService<N> implements InternalTimerService<N> {
         return eventTimers.size() + processingTimers.size();
     }
 
+    @Override
     public int eventTimerCount() {
         return eventTimers.size();
     }
 
+    @Override
     public int processingTimerCount() {
         return processingTimers.size();
     }
 
     /** Timestamp of the earliest event-time timer, Long.MAX_VALUE when none. */
+    @Override
     public long nextEventTime() {
         return eventTimers.peekTimestamp();
     }
 
     /** Timestamp of the earliest processing-time timer, Long.MAX_VALUE when none. */
+    @Override
     public long nextProcessingTime() {
         return processingTimers.peekTimestamp();
     }
@@ -99,6 +103,7 @@ public final class HeapTimerService<N> implements InternalTimerService<N> {
      * The key is set before the timer is removed, so that the backend sees every change to a key group
      * (a pending snapshot captures the group first).
      */
+    @Override
     public void fireNextEventTimer() throws Exception {
         keys.setCurrentKey(eventTimers.peek().key());
         Timer<N> t = eventTimers.poll();
@@ -106,6 +111,7 @@ public final class HeapTimerService<N> implements InternalTimerService<N> {
     }
 
     /** Like {@link #fireNextEventTimer}, for the earliest processing-time timer. */
+    @Override
     public void fireNextProcessingTimer() throws Exception {
         keys.setCurrentKey(processingTimers.peek().key());
         Timer<N> t = processingTimers.poll();

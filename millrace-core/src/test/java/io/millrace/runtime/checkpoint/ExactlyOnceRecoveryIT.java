@@ -33,9 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A task failure inside a running job (a user function that throws once) restarts the job from its
- * latest checkpoint in the same process; the committed output is exactly the uninterrupted result.
+ * latest checkpoint in the same process; the committed output is exactly the uninterrupted result. On the
+ * heap backend here; a subclass runs it on another backend through {@link #onBackend} and checks what that
+ * backend leaves behind in {@link #afterJob}.
  */
-class ExactlyOnceRecoveryIT {
+public class ExactlyOnceRecoveryIT {
     static final long EVENTS = 60_000;
     static final int KEYS = 37;
     static final AtomicInteger FAILURES_LEFT = new AtomicInteger();
@@ -58,7 +60,7 @@ class ExactlyOnceRecoveryIT {
     }
 
     /** Emits "key,n" for the n-th record of each key. */
-    static final class RunningCount extends KeyedProcessFunction<Long, Long, String> {
+    public static final class RunningCount extends KeyedProcessFunction<Long, Long, String> {
         private transient ValueState<Long> count;
 
         @Override
@@ -98,7 +100,7 @@ class ExactlyOnceRecoveryIT {
         }
     }
 
-    static final LineEncoder<String> LINES = new LineEncoder<>() {
+    public static final LineEncoder<String> LINES = new LineEncoder<>() {
         @Override
         public String extension() {
             return "txt";
@@ -113,10 +115,18 @@ class ExactlyOnceRecoveryIT {
     @TempDir
     Path dir;
 
+    /** The state backend settings of the job; the heap backend here. */
+    protected PipelineConfig onBackend(PipelineConfig config) {
+        return config;
+    }
+
+    /** Checks made after the job ended, besides its output; none here. */
+    protected void afterJob() throws IOException {}
+
     @Test
     void whenAUserFunctionThrowsOnce_thenTheJobRestartsFromItsCheckpoint_andCommitsEveryResultOnce() throws Exception {
         FAILURES_LEFT.set(1);
-        PipelineConfig config = new PipelineConfig().parallelism(2).restartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO));
+        PipelineConfig config = onBackend(new PipelineConfig().parallelism(2).restartStrategy(RestartStrategy.fixedDelay(3, Duration.ZERO)));
         config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(50));
         Pipeline p = Pipeline.create(config);
         var numbers = p.fromSource(
@@ -139,6 +149,7 @@ class ExactlyOnceRecoveryIT {
         assertThat(windows).hasSize((int) (EVENTS / 1000 * KEYS));
         long total = windows.stream().mapToLong(Long::parseLong).sum();
         assertThat(total).isEqualTo(EVENTS);
+        afterJob();
     }
 
     static void assertRunningCountsExact(List<String> lines) {
@@ -163,7 +174,7 @@ class ExactlyOnceRecoveryIT {
         }
     }
 
-    static List<String> readLines(Path directory) throws IOException {
+    public static List<String> readLines(Path directory) throws IOException {
         List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.list(directory)) {
             for (Path f : files.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList()) {

@@ -164,7 +164,7 @@ public final class CheckpointCost {
             SampleWatch.highestIndex.set(-1);
             JobHandle job = new LocalExecutor().submit(KeyedCounts.build(config, keys, pad, 1024, 0, new SampleWatch()).plan(), "ckcost-state");
             long fillStart = System.nanoTime();
-            awaitFilled(job, keys);
+            SampleWatch.awaitIndex(job, keys); // every key holds state
             double fillSeconds = (System.nanoTime() - fillStart) / 1e9;
             long stateBytes = usedHeapBytes() - before;
             out.printf(Locale.ROOT, "CHECKPOINT_COST part=state keys=%d pad=%d state_mb=%d fill_seconds=%.1f load=%s%n",
@@ -179,17 +179,6 @@ public final class CheckpointCost {
             job.await();
         } finally {
             delete(dir);
-        }
-    }
-
-    /** Waits until the sink has seen a sample past the first {@code keys} indices, i.e. every key holds state. */
-    static void awaitFilled(JobHandle job, long keys) throws InterruptedException {
-        while (SampleWatch.highestIndex.get() < keys) {
-            if (job.isDone()) {
-                job.await(); // throws the failure
-                throw new IllegalStateException("the job ended before every key held state");
-            }
-            Thread.sleep(20);
         }
     }
 

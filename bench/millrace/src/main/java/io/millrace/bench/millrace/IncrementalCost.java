@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -46,12 +47,14 @@ final class IncrementalCost {
             JobHandle job = new LocalExecutor().submit(KeyedCounts.build(config(dir, incremental), keys, pad, 1024, rate, new SampleWatch()).plan(),
                     "ckcost-rocksdb");
             long fillStart = System.nanoTime();
-            CheckpointCost.awaitFilled(job, keys);
+            SampleWatch.awaitIndex(job, keys); // every key holds state
             out.printf(Locale.ROOT, "CHECKPOINT_COST part=rocksdb mode=%s keys=%d pad=%d rate=%.0f disk_mb=%d fill_seconds=%.1f load=%s%n",
                     mode, keys, pad, rate, diskBytes(dir.resolve("rocksdb")) >> 20, (System.nanoTime() - fillStart) / 1e9, CheckpointCost.load());
             LocalCheckpointStorage storage = new LocalCheckpointStorage(dir);
             for (int c = 0; c < checkpoints; c++) {
-                Thread.sleep(pauseMillis);
+                if (job.await(Duration.ofMillis(pauseMillis)) != null) { // writes go on between checkpoints
+                    throw new IllegalStateException("the job ended before checkpoint " + (c + 1) + " of " + checkpoints);
+                }
                 long id = job.triggerCheckpoint().get(10, TimeUnit.MINUTES);
                 CheckpointMetrics m = CheckpointCost.checkpoint(job.metrics(), id);
                 out.printf(Locale.ROOT, "CHECKPOINT_COST part=rocksdb mode=%s checkpoint=%d duration_ms=%d written_bytes=%d referenced_bytes=%d max_sync_pause_us=%d load=%s%n",
@@ -76,9 +79,7 @@ final class IncrementalCost {
         long submit = System.currentTimeMillis();
         JobHandle job = new LocalExecutor().submit(KeyedCounts.build(config(dir, incremental), keys, pad, 1024, rate, new SampleWatch()).plan(),
                 "ckcost-rocksdb-restore");
-        while (SampleWatch.firstProofMillis == 0 && SampleWatch.firstWrong == null && !job.isDone()) {
-            Thread.sleep(1);
-        }
+        SampleWatch.awaitVerdict(job);
         job.cancel();
         job.await();
         if (SampleWatch.firstWrong != null || SampleWatch.firstProof == null) {

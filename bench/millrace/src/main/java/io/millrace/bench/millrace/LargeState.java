@@ -105,7 +105,8 @@ public final class LargeState {
             long peakState = 0;
             long peakCheckpoints = 0;
             long nextReport = start + 10_000_000_000L;
-            while (!job.isDone()) {
+            // sample the disk every 200 ms until the job ends (await returns at once when it does)
+            while (job.await(Duration.ofMillis(200)) == null) {
                 peakState = Math.max(peakState, bytesUnder(stateDir));
                 peakCheckpoints = Math.max(peakCheckpoints, bytesUnder(checkpointDir));
                 if (System.nanoTime() >= nextReport) {
@@ -114,9 +115,7 @@ public final class LargeState {
                             (System.nanoTime() - start) / 1e9, job.metrics().sum("counts", OperatorMetrics::recordsIn), complete.get(),
                             peakState >> 20, peakCheckpoints >> 20, Report.peakRssMb(), CheckpointCost.load());
                 }
-                Thread.sleep(200);
             }
-            job.await();
             double seconds = (System.nanoTime() - start) / 1e9;
             List<CheckpointMetrics> done = job.metrics().checkpoints().stream().filter(CheckpointMetrics::completed).toList();
             return new Outcome(keys, keys * passes, seconds, complete.get(), overCounted.get(), Report.peakRssMb(),

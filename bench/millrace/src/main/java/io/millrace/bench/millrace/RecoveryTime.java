@@ -42,7 +42,9 @@ public final class RecoveryTime {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
                     first.add(line);
                     if (line.startsWith("CHECKPOINT")) {
-                        Thread.sleep(1000); // progress after the checkpoint, to be replayed
+                        if (p.waitFor(1, TimeUnit.SECONDS)) { // progress after the checkpoint, to be replayed
+                            throw new IllegalStateException("the first child ended before it was killed: " + first);
+                        }
                         break;
                     }
                 }
@@ -105,7 +107,7 @@ public final class RecoveryTime {
         long submit = System.currentTimeMillis();
         JobHandle job = new LocalExecutor().submit(KeyedCounts.build(config, keys, pad, 1024, 0, new SampleWatch()).plan(), "recovery");
         if (!restart) {
-            CheckpointCost.awaitFilled(job, keys);
+            SampleWatch.awaitIndex(job, keys); // every key holds state
             System.out.println("FILLED " + ((CheckpointCost.usedHeapBytes() - before) >> 20));
             long id = job.triggerCheckpoint().get(10, TimeUnit.MINUTES);
             CheckpointMetrics m = CheckpointCost.checkpoint(job.metrics(), id);
@@ -113,9 +115,7 @@ public final class RecoveryTime {
             job.await();
             return;
         }
-        while (SampleWatch.firstProofMillis == 0 && SampleWatch.firstWrong == null && !job.isDone()) {
-            Thread.sleep(1);
-        }
+        SampleWatch.awaitVerdict(job);
         if (SampleWatch.firstWrong != null) {
             System.out.println("WRONG " + SampleWatch.firstWrong);
         } else if (SampleWatch.firstProof != null) {

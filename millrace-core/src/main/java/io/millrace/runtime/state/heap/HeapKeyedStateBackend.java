@@ -7,6 +7,7 @@ import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.timer.DueTimers;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
@@ -240,22 +241,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         for (HeapTimerService<?> s : timerServices) {
             s.watermark(watermark);
         }
-        while (true) {
-            HeapTimerService<?> next = null;
-            long earliest = watermark;
-            for (int i = 0; i < timerServices.size(); i++) {
-                HeapTimerService<?> s = timerServices.get(i);
-                long t = s.nextEventTime();
-                if (s.eventTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
-                    next = s;
-                    earliest = t;
-                }
-            }
-            if (next == null) {
-                return;
-            }
-            next.fireNextEventTimer();
-        }
+        DueTimers.fireEventTime(timerServices, watermark);
     }
 
     /** Sweeps a bounded number of entries of every TTL state, then fires due processing-time timers. */
@@ -265,22 +251,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         for (int i = 0; i < ttlTables.size(); i++) {
             ttlTables.get(i).sweep(now, StateTable.TICK_SWEEP_STEPS);
         }
-        while (true) {
-            HeapTimerService<?> next = null;
-            long earliest = now;
-            for (int i = 0; i < timerServices.size(); i++) {
-                HeapTimerService<?> s = timerServices.get(i);
-                long t = s.nextProcessingTime();
-                if (s.processingTimerCount() != 0 && t <= earliest && (next == null || t < earliest)) {
-                    next = s;
-                    earliest = t;
-                }
-            }
-            if (next == null) {
-                return;
-            }
-            next.fireNextProcessingTimer();
-        }
+        DueTimers.fireProcessingTime(timerServices, now);
     }
 
     @Override
