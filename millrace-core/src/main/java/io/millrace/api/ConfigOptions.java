@@ -33,8 +33,12 @@ public final class ConfigOptions {
             512, "512", "Records per batch crossing a thread.",
             (c, v, all) -> c.batchSize(v));
     public static final ConfigOption<Integer> CHANNEL_CAPACITY = ConfigOption.of("channel-capacity", ConfigType.integer(1, 1 << 16),
-            4, "4", "Batches a channel between two subtasks holds before its producer waits.",
+            32, "32", "The most batches a channel between two subtasks holds before its producer waits.",
             (c, v, all) -> c.channelCapacity(v));
+    public static final ConfigOption<Duration> CHANNEL_IN_FLIGHT_TARGET = ConfigOption.of("channel-in-flight-target", ConfigType.duration(true),
+            Duration.ofMillis(100), "100ms",
+            "Each channel is bounded to about this much of its consumer's reading (2 batches to channel-capacity), so barriers wait little behind data under backpressure; 0: channels stay at channel-capacity.",
+            (c, v, all) -> c.channelInFlightTarget(v));
     public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOption.of("buffer-timeout", ConfigType.duration(true),
             Duration.ofMillis(10), "10ms", "Longest a partial batch waits before it is sent.",
             (c, v, all) -> c.bufferTimeout(v));
@@ -101,7 +105,7 @@ public final class ConfigOptions {
 
     /** The core options, in the order the reference page lists them. */
     private static final List<ConfigOption<?>> BUILT_IN = List.of(
-            PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, BUFFER_TIMEOUT,
+            PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, CHANNEL_IN_FLIGHT_TARGET, BUFFER_TIMEOUT,
             CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CHECKPOINT_TIMEOUT, CHECKPOINT_MIN_PAUSE, CHECKPOINT_RETAINED,
             CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE, CHECKPOINT_PERIODIC, CHECKPOINT_SAVEPOINT_DIR,
             CHECKPOINT_RESTORE_FROM, STATE_BACKEND,

@@ -21,7 +21,9 @@ import java.util.TreeMap;
  * <tr><td>parallelism</td><td>available cores</td><td>subtasks per operator unless the operator sets its own</td></tr>
  * <tr><td>maxParallelism</td><td>128</td><td>number of key groups; the upper bound for rescaling</td></tr>
  * <tr><td>batchSize</td><td>512</td><td>records per batch crossing a thread</td></tr>
- * <tr><td>channelCapacity</td><td>4</td><td>batches a channel between two subtasks holds before the producer waits</td></tr>
+ * <tr><td>channelCapacity</td><td>32</td><td>the most batches a channel between two subtasks holds before the producer waits</td></tr>
+ * <tr><td>channelInFlightTarget</td><td>100 ms</td><td>each channel is bounded to about this much of its consumer's
+ *     reading (at least 2 batches, at most the capacity); 0 keeps every channel at its capacity</td></tr>
  * <tr><td>bufferTimeout</td><td>10 ms</td><td>longest a partial batch waits before it is sent</td></tr>
  * <tr><td>clock</td><td>system</td><td>processing time</td></tr>
  * <tr><td>checkpoints</td><td>off</td><td>see {@link CheckpointConfig}</td></tr>
@@ -36,7 +38,8 @@ public final class PipelineConfig implements java.io.Serializable {
     private int parallelism = Runtime.getRuntime().availableProcessors();
     private int maxParallelism = 128;
     private int batchSize = 512;
-    private int channelCapacity = 4;
+    private int channelCapacity = 32;
+    private Duration channelInFlightTarget = Duration.ofMillis(100);
     private Duration bufferTimeout = Duration.ofMillis(10);
     private transient Clock clock = Clock.system();
     private CheckpointConfig checkpoints = new CheckpointConfig();
@@ -96,6 +99,20 @@ public final class PipelineConfig implements java.io.Serializable {
 
     public PipelineConfig channelCapacity(int value) {
         this.channelCapacity = requireRange("channelCapacity", value, 1, 1 << 16);
+        return this;
+    }
+
+    /** How much of its consumer's reading time a channel holds; zero: channels stay at their capacity. */
+    public Duration channelInFlightTarget() {
+        return channelInFlightTarget;
+    }
+
+    public PipelineConfig channelInFlightTarget(Duration value) {
+        Objects.requireNonNull(value, "channelInFlightTarget");
+        if (value.isNegative()) {
+            throw new IllegalArgumentException("channelInFlightTarget must be zero or positive, was " + value);
+        }
+        this.channelInFlightTarget = value;
         return this;
     }
 
@@ -183,6 +200,7 @@ public final class PipelineConfig implements java.io.Serializable {
         c.maxParallelism = maxParallelism;
         c.batchSize = batchSize;
         c.channelCapacity = channelCapacity;
+        c.channelInFlightTarget = channelInFlightTarget;
         c.bufferTimeout = bufferTimeout;
         c.clock = clock;
         c.checkpoints = checkpoints.copy();

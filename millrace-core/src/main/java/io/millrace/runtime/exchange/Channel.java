@@ -7,12 +7,15 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A bounded single-producer single-consumer queue between one producer subtask and one consumer
- * subtask. It holds at most {@code capacity} elements (record batches or control elements); a producer
- * offering to a full channel parks until the consumer takes one. Batches come back to the producer
- * through a recycle queue, so a steady stream allocates no new batches.
+ * subtask. It holds at most {@link #bound()} elements (record batches or control elements); a producer
+ * offering to a full channel parks until the consumer takes one. The bound moves between 1 and
+ * {@code capacity}: the consumer sets it so that the channel holds about as much as it reads in a target
+ * time (see {@code InFlightSizing}), which keeps a barrier's wait behind data short under backpressure
+ * and the queue long when the consumer is fast. Batches come back to the producer through a recycle
+ * queue, so a steady stream allocates no new batches.
  *
- * <p>Thread use: {@link #put} and {@link #newBatch} by the producer's thread only; {@link #poll} and
- * {@link #recycle} by the consumer's thread only; metrics by anyone.
+ * <p>Thread use: {@link #put} and {@link #newBatch} by the producer's thread only; {@link #poll},
+ * {@link #recycle} and {@link #bound(int)} by the consumer's thread only; metrics by anyone.
  */
 public final class Channel {
     private final Object[] ring;
@@ -27,16 +30,25 @@ public final class Channel {
     private volatile long head;
     private volatile long tail;
     private volatile int highWater;
+    /** Elements the channel holds before the producer waits, 1..capacity; set by the consumer. */
+    private volatile int bound;
     private final ConcurrentLinkedQueue<RecordBatch> recycled = new ConcurrentLinkedQueue<>();
     private volatile Thread waitingProducer;
     private final TaskSignal consumerSignal;
 
     public Channel(String from, int producerSubtask, String to, int consumerSubtask, int capacity, int batchSize, TaskSignal consumerSignal) {
+        this(from, producerSubtask, to, consumerSubtask, capacity, capacity, batchSize, consumerSignal);
+    }
+
+    /** A channel whose bound starts at {@code initialBound} (clamped to 1..capacity) instead of its capacity. */
+    public Channel(String from, int producerSubtask, String to, int consumerSubtask, int capacity, int initialBound, int batchSize,
+            TaskSignal consumerSignal) {
         this.from = from;
         this.to = to;
         this.producerSubtask = producerSubtask;
         this.consumerSubtask = consumerSubtask;
         this.capacity = capacity;
+        this.bound = Math.max(1, Math.min(capacity, initialBound));
         this.batchSize = batchSize;
         int slots = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
         this.ring = new Object[Math.max(slots, 2)];
@@ -46,7 +58,7 @@ public final class Channel {
 
     /** Whether a put would not block now. */
     public boolean writable() {
-        return tail - head < capacity;
+        return tail - head < bound;
     }
 
     /**
@@ -55,10 +67,10 @@ public final class Channel {
      */
     public long put(Object element, BooleanSupplier cancelled, io.millrace.api.time.Clock clock) {
         long waited = 0;
-        if (tail - head >= capacity) {
+        if (tail - head >= bound) {
             long start = clock.nanoTime();
             waitingProducer = Thread.currentThread();
-            while (tail - head >= capacity) {
+            while (tail - head >= bound) {
                 if (cancelled.getAsBoolean()) {
                     waitingProducer = null;
                     return -1;
@@ -127,6 +139,32 @@ public final class Channel {
         recycled.offer(batch);
     }
 
+    /** Elements read from this channel so far. Consumer's thread. */
+    public long consumed() {
+        return head;
+    }
+
+    /** How many elements the channel holds before its producer waits now. */
+    public int bound() {
+        return bound;
+    }
+
+    /**
+     * Sets how many elements the channel holds before its producer waits, clamped to 1..capacity; a
+     * producer waiting on a raised bound is woken. Consumer's thread.
+     */
+    public void bound(int elements) {
+        int b = Math.max(1, Math.min(capacity, elements));
+        int old = bound;
+        if (b != old) {
+            bound = b;
+            Thread producer = waitingProducer;
+            if (b > old && producer != null) {
+                LockSupport.unpark(producer);
+            }
+        }
+    }
+
     public int size() {
         return (int) (tail - head);
     }
@@ -140,7 +178,7 @@ public final class Channel {
     }
 
     public ChannelMetrics metrics() {
-        return new ChannelMetrics(from, to, producerSubtask, consumerSubtask, size(), highWater, capacity);
+        return new ChannelMetrics(from, to, producerSubtask, consumerSubtask, size(), highWater, capacity, bound);
     }
 
     @Override

@@ -206,4 +206,29 @@ final class InputGate {
             in.delivered = false;
         }
     }
+
+    // ---- in-flight sizing ----
+
+    private InFlightSizing sizing;
+    private boolean[] paused;
+
+    /** From now on, bounds each channel to about {@code targetNanos} of this subtask's reading. */
+    void sizeChannels(long targetNanos, long now) {
+        Channel[] channels = new Channel[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            channels[i] = inputs[i].channel;
+        }
+        sizing = new InFlightSizing(channels, targetNanos, now);
+        paused = new boolean[inputs.length];
+    }
+
+    /** Recomputes the channels' bounds if a sizing period has passed; {@code idleNanos}: the subtask's input wait so far. */
+    void resizeIfDue(long now, long idleNanos) {
+        if (sizing != null && sizing.due(now)) {
+            for (int i = 0; i < inputs.length; i++) {
+                paused[i] = inputs[i].blocked || inputs[i].ended;
+            }
+            sizing.resize(now, idleNanos, paused);
+        }
+    }
 }

@@ -26,9 +26,12 @@ final class StreamTask extends Task {
     private TwoInputOperator<Object, Object, ?> twoInput;
     private OperatorMetricGroup headMetrics;
     private boolean inputEnded;
+    private final long inFlightTargetNanos;
 
-    StreamTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
+    /** {@code inFlightTargetNanos}: how long each input channel's content should take to read; 0 keeps channels at capacity. */
+    StreamTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos, long inFlightTargetNanos) {
         super(name, subtask, clock, signal, host, bufferTimeoutNanos);
+        this.inFlightTargetNanos = inFlightTargetNanos;
     }
 
     @SuppressWarnings("unchecked")
@@ -57,6 +60,9 @@ final class StreamTask extends Task {
         if (gate.watermark() != Long.MIN_VALUE) {
             head.processWatermark(gate.watermark()); // restored: judge replayed records against it, as before the failure
         }
+        if (inFlightTargetNanos > 0) {
+            gate.sizeChannels(inFlightTargetNanos, clock.nanoTime());
+        }
         while (!host.cancelled()) {
             runMailsAndTimers();
             Object element = gate.poll();
@@ -72,7 +78,9 @@ final class StreamTask extends Task {
             if (element instanceof RecordBatch batch) {
                 processBatch(batch, in.inputIndex);
                 in.channel.recycle(batch);
-                flushIfDue();
+                long now = clock.nanoTime();
+                flushIfDue(now);
+                gate.resizeIfDue(now, idleNanos);
             } else {
                 processControl((ControlElement) element, in);
                 if (inputEnded) {

@@ -163,7 +163,11 @@ public abstract class Task implements Runnable {
 
     /** Sends partial batches if the oldest has waited longer than the buffer timeout. */
     protected final void flushIfDue() throws Exception {
-        long now = clock.nanoTime();
+        flushIfDue(clock.nanoTime());
+    }
+
+    /** As {@link #flushIfDue()}, with the clock's nanoseconds already read. */
+    protected final void flushIfDue(long now) throws Exception {
         if (now - lastFlushNanos >= bufferTimeoutNanos) {
             flushAll();
         }

@@ -73,6 +73,7 @@ public final class TaskWiring {
 
     public Wired wire() throws Exception {
         long bufferTimeoutNanos = config.bufferTimeout().toNanos();
+        long inFlightTargetNanos = config.channelInFlightTarget().toNanos();
         for (Chain c : plan.chains()) {
             TaskSignal[] s = new TaskSignal[c.parallelism()];
             Task[] t = new Task[c.parallelism()];
@@ -82,7 +83,7 @@ public final class TaskWiring {
                 s[i] = new TaskSignal();
                 t[i] = source
                         ? new SourceTask(c.name(), i, clock, s[i], host, bufferTimeoutNanos)
-                        : new StreamTask(c.name(), i, clock, s[i], host, bufferTimeoutNanos);
+                        : new StreamTask(c.name(), i, clock, s[i], host, bufferTimeoutNanos, inFlightTargetNanos);
                 g.add(new ArrayList<>());
             }
             signals.put(c, s);
@@ -134,7 +135,11 @@ public final class TaskWiring {
 
     private Channel channel(Edge e, int producer, int consumer) {
         Chain to = plan.chainOf(e.to());
-        Channel ch = new Channel(e.from().name(), producer, e.to().name(), consumer, config.channelCapacity(), config.batchSize(),
+        int capacity = config.channelCapacity();
+        // sized channels start short, so that a slow consumer's queues never fill to capacity before it has measured
+        // its rate (a fast one grows them within a sizing period or two)
+        int initialBound = config.channelInFlightTarget().isZero() ? capacity : Math.min(InFlightSizing.MIN_BOUND, capacity);
+        Channel ch = new Channel(e.from().name(), producer, e.to().name(), consumer, capacity, initialBound, config.batchSize(),
                 signals.get(to)[consumer]);
         gates.get(to).get(consumer).add(new InputGate.InputChannel(ch, e.inputIndex()));
         allChannels.add(ch);

@@ -15,6 +15,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.nio.file.Path;
+import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.connector.generator.GeneratorSource;
+import org.junit.jupiter.api.io.TempDir;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -75,12 +80,75 @@ class BackpressureTest {
         }
     }
 
+    /** Whether {@link #slowWhileFlagged} takes a millisecond per record; static: functions may be copied per subtask. */
+    private static volatile boolean slow = true;
+
+    private static Integer slowWhileFlagged(Long x) {
+        if (slow) {
+            LockSupport.parkNanos(1_000_000L); // a slow operator: a sink or lookup that takes 1 ms per record
+        }
+        return 1;
+    }
+
+    @Test
+    void underBackpressure_channelsShrinkToTwoBatches_checkpointsComplete_andChannelsGrowBackWhenTheConsumerSpeedsUp(
+            @TempDir Path dir) throws Exception {
+        slow = true;
+        PipelineConfig config = new PipelineConfig().parallelism(2).batchSize(64).channelCapacity(32)
+                .channelInFlightTarget(Duration.ofMillis(100));
+        config.checkpoints().directory(dir).interval(Duration.ofMillis(200));
+        Pipeline p = Pipeline.create(config);
+        p.fromSource(GeneratorSource.builder(i -> i).unbounded().build(), WatermarkStrategy.<Long>noWatermarks(), "numbers")
+                .rebalance().map(BackpressureTest::slowWhileFlagged).name("slow")
+                .sinkTo(new CountingSink()).name("count");
+        JobHandle job = p.executeAsync("in-flight sizing");
+        try {
+            JobMetrics shrunk = waitUntil(job, m -> intoSlow(m).size() == 4 && intoSlow(m).stream().allMatch(c -> c.bound() == 2));
+            // a 1 ms-per-record consumer reads about 1.5 batches of 64 per 100 ms: a full channel would hold 2 s
+            assertThat(intoSlow(shrunk)).allSatisfy(c -> assertThat(c.capacity()).isEqualTo(32));
+            long id = job.triggerCheckpoint().get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(id).isPositive();
+            assertThat(intoSlow(job.metrics())).allSatisfy(c -> assertThat(c.highWater()).isLessThanOrEqualTo(32));
+
+            slow = false;
+            waitUntil(job, m -> intoSlow(m).stream().allMatch(c -> c.bound() == 32));
+        } finally {
+            slow = false;
+            job.cancel();
+        }
+    }
+
+    private static List<ChannelMetrics> intoSlow(JobMetrics m) {
+        return m.channels().stream().filter(c -> c.to().equals("slow")).collect(Collectors.toList());
+    }
+
+    /** Counts what it gets; never blocks. */
+    static final class CountingSink implements Sink<Integer> {
+        @Override
+        public SinkWriter<Integer> createWriter(io.millrace.api.sink.SinkContext context) {
+            return new SinkWriter<>() {
+                long n;
+
+                @Override
+                public void write(Integer value, long timestamp) {
+                    n += value;
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+
     private static long sourcePauses(JobMetrics m) {
         return m.tasks().stream().mapToLong(TaskMetrics::sourcePauses).sum();
     }
 
     private static boolean channelsFull(JobMetrics m) {
-        return m.channels().stream().anyMatch(c -> c.size() == c.capacity());
+        return m.channels().stream().anyMatch(c -> c.size() >= c.bound());
     }
 
     private static JobMetrics waitUntil(JobHandle job, java.util.function.Predicate<JobMetrics> condition) throws InterruptedException {
