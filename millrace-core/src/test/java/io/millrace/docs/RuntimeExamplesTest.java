@@ -25,7 +25,8 @@ class RuntimeExamplesTest {
                 .parallelism(2)                      // subtasks per operator
                 .maxParallelism(128)                 // key groups: the upper bound for rescaling keyed state
                 .batchSize(512)                      // records per batch crossing a thread
-                .channelCapacity(4)                  // batches queued per channel before the producer waits
+                .channelCapacity(32)                 // the most batches queued per channel before the producer waits
+                .channelInFlightTarget(Duration.ofMillis(100)) // each channel holds about this much of its consumer's reading
                 .bufferTimeout(Duration.ofMillis(10)); // longest a partial batch waits
         Pipeline pipeline = Pipeline.create(config);
         // end::config[]

@@ -36,11 +36,13 @@ import java.util.stream.Stream;
  *     holds state, the used heap it adds and {@code --checkpoints} requested checkpoints (duration, bytes, longest
  *     alignment and synchronous pause) while the input keeps running;</li>
  * <li>{@code --part recovery}: see {@link RecoveryTime};</li>
+ * <li>{@code --part backpressure}: checkpoint durations while a stage of {@code --slow-micros} per record (100)
+ *     backpressures the pipeline, after {@code --fill-ms} (3000) of filling, with sized and with fixed channels, see {@link BackpressuredCheckpoints};</li>
  * <li>{@code --part rocksdb} (not part of {@code all}): full against incremental checkpoints of the RocksDB
  *     backend, and the restore time of each, see {@link IncrementalCost}.</li>
  * </ul>
  *
- * Options: {@code --part all|throughput|state|recovery|rocksdb} (all), {@code --events} per throughput run (15 M),
+ * Options: {@code --part all|throughput|state|recovery|backpressure|rocksdb} (all), {@code --events} per throughput run (15 M),
  * {@code --rounds} (2), {@code --keys} (8 M), {@code --pad} (64), {@code --checkpoints} (3), {@code --child-heap}
  * (6g, the recovery child's -Xmx); for the rocksdb part {@code --incremental both|true|false} (both),
  * {@code --rate} events per second (0: unlimited) and {@code --pause-ms} between checkpoints (1000). Run with enough
@@ -69,6 +71,10 @@ public final class CheckpointCost {
         if (part.equals("all") || part.equals("recovery")) {
             RecoveryTime.measure(BenchOptions.parseCount(o.get("keys")), Integer.parseInt(o.get("pad")), o.get("child-heap"), out);
         }
+        if (part.equals("all") || part.equals("backpressure")) {
+            BackpressuredCheckpoints.measure(Long.parseLong(o.get("slow-micros")), Integer.parseInt(o.get("checkpoints")),
+                    Long.parseLong(o.get("fill-ms")), out);
+        }
         if (part.equals("rocksdb")) {
             IncrementalCost.measure(BenchOptions.parseCount(o.get("keys")), Integer.parseInt(o.get("pad")), Double.parseDouble(o.get("rate")),
                     Integer.parseInt(o.get("checkpoints")), Long.parseLong(o.get("pause-ms")), o.get("incremental"), out);
@@ -78,7 +84,7 @@ public final class CheckpointCost {
     static Map<String, String> options(String... args) {
         Map<String, String> o = new LinkedHashMap<>(Map.of("part", "all", "events", "15M", "rounds", "2", "keys", "8M", "pad", "64",
                 "checkpoints", "3", "child-heap", "6g"));
-        o.putAll(Map.of("incremental", "both", "rate", "0", "pause-ms", "1000"));
+        o.putAll(Map.of("incremental", "both", "rate", "0", "pause-ms", "1000", "slow-micros", "100", "fill-ms", "3000"));
         for (int k = 0; k + 1 < args.length; k += 2) {
             String name = args[k].replaceFirst("^--", "");
             if (!o.containsKey(name)) {
@@ -133,7 +139,7 @@ public final class CheckpointCost {
             BenchOptions o = BenchOptions.parse("--query", "q5", "--parallelism", String.valueOf(PARALLELISM),
                     "--checkpoint-interval-ms", String.valueOf(intervalMs));
             Input input = new Input(o.query, events, o.parallelism, o.seed, o.eventRate);
-            Pipeline pipeline = MillraceEngine.build(o, input, 0, dir, new Discard());
+            Pipeline pipeline = MillraceEngine.build(o, input, 0, dir, new Discard<>());
             long cpuStart = processCpuNanos();
             long start = System.nanoTime();
             JobHandle job = new LocalExecutor().submit(pipeline.plan(), "ckcost-q5");
@@ -213,14 +219,14 @@ public final class CheckpointCost {
     }
 
     /** Drops every result. */
-    static final class Discard implements Sink<Object> {
+    static final class Discard<T> implements Sink<T> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public SinkWriter<Object> createWriter(SinkContext context) {
+        public SinkWriter<T> createWriter(SinkContext context) {
             return new SinkWriter<>() {
                 @Override
-                public void write(Object value, long timestamp) {}
+                public void write(T value, long timestamp) {}
 
                 @Override
                 public void flush(boolean endOfInput) {}

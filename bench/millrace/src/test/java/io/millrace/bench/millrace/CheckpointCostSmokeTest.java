@@ -14,7 +14,7 @@ class CheckpointCostSmokeTest {
     void onTinySizes_everyPartPrintsItsFigures_andTheRestartedJobIsCorrect() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         CheckpointCost.run(CheckpointCost.options("--events", "20k", "--rounds", "1", "--keys", "5k", "--checkpoints", "1",
-                "--child-heap", "256m"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+                "--child-heap", "256m", "--fill-ms", "300"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines).filteredOn(l -> l.contains("part=throughput") && l.contains(" cost_pct=") && l.contains("cpu_cost_pct=")).hasSize(2);
@@ -22,6 +22,10 @@ class CheckpointCostSmokeTest {
                 .allSatisfy(l -> assertThat(l).doesNotContain("bytes=0 "));
         assertThat(lines).filteredOn(l -> l.contains("part=recovery")).singleElement()
                 .satisfies(l -> assertThat(l).contains("restart_to_first_correct_ms=").doesNotContain("sample_count=1 "));
+        for (String setting : List.of("sized", "fixed-32", "fixed-4")) {
+            assertThat(lines).filteredOn(l -> l.contains("part=backpressure setting=" + setting) && l.contains("mean_duration_ms="))
+                    .singleElement().satisfies(l -> assertThat(l).doesNotContain("slow_stage_records=0"));
+        }
     }
 
     @Test
