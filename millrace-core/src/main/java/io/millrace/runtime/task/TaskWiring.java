@@ -41,12 +41,6 @@ import java.util.Map;
  * chained successors and record writers.
  */
 public final class TaskWiring {
-    /**
-     * Longest a record writer holds a watermark back to coalesce it with later ones (never longer than the
-     * buffer timeout); see {@link RecordWriter}.
-     */
-    static final long WATERMARK_INTERVAL_NANOS = 1_000_000L;
-
     /** Everything a running job consists of. */
     public record Wired(List<Task> tasks, List<Channel> channels, List<OperatorMetricGroup> operatorMetrics, List<KeyedStateBackend> backends) {}
 
@@ -132,7 +126,7 @@ public final class TaskWiring {
             }
             Task producer = tasks.get(from)[i];
             ws[i] = new RecordWriter(edgeName, chs, e.partitioning(), (KeySelector<Object, Object>) e.logical().keySelector(),
-                    config.maxParallelism(), i, host::cancelled, clock, Math.min(WATERMARK_INTERVAL_NANOS, config.bufferTimeout().toNanos()));
+                    config.maxParallelism(), i, host::cancelled, clock, Math.min(config.watermarkInterval().toNanos(), config.bufferTimeout().toNanos()));
             producer.addWriter(ws[i]);
         }
         writers.put(e, ws);
