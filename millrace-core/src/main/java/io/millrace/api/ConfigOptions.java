@@ -42,6 +42,10 @@ public final class ConfigOptions {
     public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOption.of("buffer-timeout", ConfigType.duration(true),
             Duration.ofMillis(10), "10ms", "Longest a partial batch waits before it is sent.",
             (c, v, all) -> c.bufferTimeout(v));
+    public static final ConfigOption<Duration> WATERMARK_INTERVAL = ConfigOption.of("watermark-interval", ConfigType.duration(true),
+            Duration.ofMillis(1), "1ms", "Longest a watermark crossing a thread is held back to go together with later ones "
+                    + "(never longer than the buffer timeout); 0 sends each at once, for tests that expect a watermark after every record.",
+            (c, v, all) -> c.watermarkInterval(v));
 
     public static final ConfigOption<Path> CHECKPOINT_DIR = ConfigOption.of("checkpoint.dir", ConfigType.path(),
             null, "none: checkpoints off", "Turns checkpoints on: where they are written; a job started again with it resumes from the newest complete one.",
@@ -105,7 +109,7 @@ public final class ConfigOptions {
 
     /** The core options, in the order the reference page lists them. */
     private static final List<ConfigOption<?>> BUILT_IN = List.of(
-            PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, CHANNEL_IN_FLIGHT_TARGET, BUFFER_TIMEOUT,
+            PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, CHANNEL_IN_FLIGHT_TARGET, BUFFER_TIMEOUT, WATERMARK_INTERVAL,
             CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CHECKPOINT_TIMEOUT, CHECKPOINT_MIN_PAUSE, CHECKPOINT_RETAINED,
             CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE, CHECKPOINT_PERIODIC, CHECKPOINT_SAVEPOINT_DIR,
             CHECKPOINT_RESTORE_FROM, STATE_BACKEND,

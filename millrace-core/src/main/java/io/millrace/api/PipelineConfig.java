@@ -25,6 +25,8 @@ import java.util.TreeMap;
  * <tr><td>channelInFlightTarget</td><td>100 ms</td><td>each channel is bounded to about this much of its consumer's
  *     reading (at least 2 batches, at most the capacity); 0 keeps every channel at its capacity</td></tr>
  * <tr><td>bufferTimeout</td><td>10 ms</td><td>longest a partial batch waits before it is sent</td></tr>
+ * <tr><td>watermarkInterval</td><td>1 ms</td><td>longest a watermark crossing a thread is held back to go together
+ *     with later ones (at most the buffer timeout); 0 sends each at once</td></tr>
  * <tr><td>clock</td><td>system</td><td>processing time</td></tr>
  * <tr><td>checkpoints</td><td>off</td><td>see {@link CheckpointConfig}</td></tr>
  * <tr><td>restartStrategy</td><td>none</td><td>see {@link RestartStrategy}</td></tr>
@@ -41,6 +43,7 @@ public final class PipelineConfig implements java.io.Serializable {
     private int channelCapacity = 32;
     private Duration channelInFlightTarget = Duration.ofMillis(100);
     private Duration bufferTimeout = Duration.ofMillis(10);
+    private Duration watermarkInterval = Duration.ofMillis(1);
     private transient Clock clock = Clock.system();
     private CheckpointConfig checkpoints = new CheckpointConfig();
     private RestartStrategy restartStrategy = RestartStrategy.none();
@@ -129,6 +132,26 @@ public final class PipelineConfig implements java.io.Serializable {
         return this;
     }
 
+    public Duration watermarkInterval() {
+        return watermarkInterval;
+    }
+
+    /**
+     * How long a watermark crossing a thread may be held back so that it goes out together with later ones:
+     * sending one flushes every partial batch of the edge and wakes every consumer, and sources move their
+     * watermark after every poll. Holding it back only makes it arrive later (never longer than the buffer
+     * timeout); records between it and the next one sent then meet the older watermark downstream, so fewer
+     * of them count as late. {@code Duration.ZERO} sends every watermark at once.
+     */
+    public PipelineConfig watermarkInterval(Duration value) {
+        Objects.requireNonNull(value, "watermarkInterval");
+        if (value.isNegative()) {
+            throw new IllegalArgumentException("watermarkInterval must be zero or positive, was " + value);
+        }
+        this.watermarkInterval = value;
+        return this;
+    }
+
     public Clock clock() {
         return clock == null ? Clock.system() : clock;
     }
@@ -202,6 +225,7 @@ public final class PipelineConfig implements java.io.Serializable {
         c.channelCapacity = channelCapacity;
         c.channelInFlightTarget = channelInFlightTarget;
         c.bufferTimeout = bufferTimeout;
+        c.watermarkInterval = watermarkInterval;
         c.clock = clock;
         c.checkpoints = checkpoints.copy();
         c.restartStrategy = restartStrategy;

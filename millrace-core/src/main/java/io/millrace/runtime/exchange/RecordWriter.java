@@ -10,8 +10,18 @@ import java.util.function.BooleanSupplier;
  * The producer side of one edge for one producer subtask: routes each record to one channel (or all,
  * for broadcast), fills a batch per channel, and hands full batches over. Control elements flush the
  * partial batches first so they stay in order with the records. Used by the task thread only.
+ *
+ * <p>Watermarks are coalesced ({@link #emitWatermark}): sending one means sending every partial batch and
+ * waking every consumer, so a source that moves its watermark after each poll would otherwise hand over
+ * small batches and wake its consumers several times per batch of records. A watermark held back goes out
+ * at the latest after the watermark interval, after a few full batches per channel, at the next
+ * {@link #flush}, or before the next control element; holding a watermark back is always safe, it only
+ * arrives later.
  */
 public final class RecordWriter {
+    /** Full batches per channel after which a held-back watermark goes out whatever the clock says. */
+    static final int WATERMARK_BATCHES_PER_CHANNEL = 4;
+
     private final Channel[] channels;
     private final RecordBatch[] open;
     private final Partitioning partitioning;
@@ -21,7 +31,13 @@ public final class RecordWriter {
     private final BooleanSupplier cancelled;
     private final Clock clock;
     private final String edgeName;
+    private final long watermarkIntervalNanos;
     private int nextRoundRobin;
+    /** The newest watermark given to {@link #emitWatermark}, and the newest one sent to the channels. */
+    private long pendingWatermark = Long.MIN_VALUE;
+    private long sentWatermark = Long.MIN_VALUE;
+    private long watermarkSentNanos;
+    private int fullBatchesSinceWatermark;
     private long backpressuredNanos;
     private volatile long blockedCount;
 
@@ -34,6 +50,27 @@ public final class RecordWriter {
             int producerSubtask,
             BooleanSupplier cancelled,
             Clock clock) {
+        this(edgeName, channels, partitioning, keySelector, maxParallelism, producerSubtask, cancelled, clock, 0);
+    }
+
+    /**
+     * A writer that holds a watermark back for at most {@code watermarkIntervalNanos} (0: sends each at once);
+     * see the class comment.
+     */
+    public RecordWriter(
+            String edgeName,
+            Channel[] channels,
+            Partitioning partitioning,
+            KeySelector<Object, Object> keySelector,
+            int maxParallelism,
+            int producerSubtask,
+            BooleanSupplier cancelled,
+            Clock clock,
+            long watermarkIntervalNanos) {
+        if (watermarkIntervalNanos < 0) {
+            throw new IllegalArgumentException("watermarkIntervalNanos must be zero or positive, was " + watermarkIntervalNanos);
+        }
+        this.watermarkIntervalNanos = watermarkIntervalNanos;
         this.edgeName = edgeName;
         this.channels = channels;
         this.open = new RecordBatch[channels.length];
@@ -105,6 +142,9 @@ public final class RecordWriter {
     }
 
     private void send(int c, Object element) {
+        if (element instanceof RecordBatch) {
+            fullBatchesSinceWatermark++;
+        }
         if (!channels[c].writable()) {
             blockedCount++;
         }
@@ -116,7 +156,7 @@ public final class RecordWriter {
         }
     }
 
-    /** Sends every partial batch now. */
+    /** Sends every partial batch now, then the watermark held back, if any. */
     public void flush() {
         for (int c = 0; c < channels.length; c++) {
             RecordBatch b = open[c];
@@ -125,9 +165,40 @@ public final class RecordWriter {
                 send(c, b);
             }
         }
+        if (pendingWatermark > sentWatermark) {
+            sentWatermark = pendingWatermark;
+            watermarkSentNanos = clock.nanoTime();
+            fullBatchesSinceWatermark = 0;
+            ControlElement.WatermarkElement element = new ControlElement.WatermarkElement(sentWatermark);
+            for (int c = 0; c < channels.length; c++) {
+                send(c, element);
+            }
+        }
     }
 
-    /** Flushes, then sends the element to every channel. */
+    /**
+     * Passes a watermark on to every channel after the records emitted before it: at once when the watermark
+     * interval has passed since the last one sent (or it is the final {@code Long.MAX_VALUE}), else held back
+     * (see the class comment). A watermark not above the previous one is ignored.
+     */
+    public void emitWatermark(long watermark) {
+        if (watermark <= pendingWatermark) {
+            return;
+        }
+        pendingWatermark = watermark;
+        if (watermark == Long.MAX_VALUE || watermarkIntervalNanos == 0 || sentWatermark == Long.MIN_VALUE
+                || fullBatchesSinceWatermark >= WATERMARK_BATCHES_PER_CHANNEL * channels.length
+                || clock.nanoTime() - watermarkSentNanos >= watermarkIntervalNanos) {
+            flush();
+        }
+    }
+
+    /** The newest watermark sent to the channels ({@code Long.MIN_VALUE}: none). */
+    public long sentWatermark() {
+        return sentWatermark;
+    }
+
+    /** Flushes (with the watermark held back), then sends the element to every channel. */
     public void broadcastControl(ControlElement element) {
         flush();
         for (int c = 0; c < channels.length; c++) {

@@ -1,7 +1,6 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.OutputTag;
-import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordWriter;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.Output;
@@ -10,7 +9,6 @@ import io.millrace.runtime.operator.Output;
 final class NetworkOutput<T> implements Output<T> {
     private final RecordWriter writer;
     private final OperatorMetricGroup from;
-    private long lastWatermark = Long.MIN_VALUE;
 
     NetworkOutput(RecordWriter writer, OperatorMetricGroup from) {
         this.writer = writer;
@@ -28,11 +26,9 @@ final class NetworkOutput<T> implements Output<T> {
         // side outputs reach a network edge only through the router, as main records of that edge
     }
 
+    /** The writer may hold the watermark back a little (it coalesces them); see {@link RecordWriter}. */
     @Override
     public void emitWatermark(long watermark) {
-        if (watermark > lastWatermark) {
-            lastWatermark = watermark;
-            writer.broadcastControl(new ControlElement.WatermarkElement(watermark));
-        }
+        writer.emitWatermark(watermark);
     }
 }

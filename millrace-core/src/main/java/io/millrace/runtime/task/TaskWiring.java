@@ -127,7 +127,7 @@ public final class TaskWiring {
             }
             Task producer = tasks.get(from)[i];
             ws[i] = new RecordWriter(edgeName, chs, e.partitioning(), (KeySelector<Object, Object>) e.logical().keySelector(),
-                    config.maxParallelism(), i, host::cancelled, clock);
+                    config.maxParallelism(), i, host::cancelled, clock, Math.min(config.watermarkInterval().toNanos(), config.bufferTimeout().toNanos()));
             producer.addWriter(ws[i]);
         }
         writers.put(e, ws);

@@ -105,7 +105,8 @@ public final class HeapTimerService<N> implements InternalTimerService<N>, DueTi
      */
     @Override
     public void fireNextEventTimer() throws Exception {
-        keys.setCurrentKey(eventTimers.peek().key());
+        Timer<N> next = eventTimers.peek();
+        keys.setCurrentKey(next.key(), next.keyGroup());
         Timer<N> t = eventTimers.poll();
         target.onEventTime(t.timestamp(), t.namespace());
     }
@@ -113,7 +114,8 @@ public final class HeapTimerService<N> implements InternalTimerService<N>, DueTi
     /** Like {@link #fireNextEventTimer}, for the earliest processing-time timer. */
     @Override
     public void fireNextProcessingTimer() throws Exception {
-        keys.setCurrentKey(processingTimers.peek().key());
+        Timer<N> next = processingTimers.peek();
+        keys.setCurrentKey(next.key(), next.keyGroup());
         Timer<N> t = processingTimers.poll();
         target.onProcessingTime(t.timestamp(), t.namespace());
     }

@@ -3,10 +3,10 @@ package io.millrace.runtime.timer;
 import java.util.Objects;
 
 /**
- * One registered timer: (key, namespace, timestamp), with the key's group and its place in the
- * {@link TimerQueue} heap. Identity for deduplication is (key, namespace, timestamp). A queue reuses
- * one mutable instance as a lookup probe, so the fields other than the heap position are set only
- * through {@link #set}.
+ * One registered timer: (key, namespace, timestamp), with the key's group and its links in a
+ * {@link TimerQueue}: the chain of its key group's hash set and its place in the list of timers of its
+ * timestamp. Identity for deduplication is (key, namespace, timestamp). A queue reuses one mutable
+ * instance as a lookup probe, so the fields other than the links are set only through {@link #set}.
  */
 public final class Timer<N> {
     private Object key;
@@ -15,7 +15,11 @@ public final class Timer<N> {
     private long timestamp;
     private int hash;
     long sequence;
-    int heapIndex = -1;
+    /** Next timer in the same slot of its key group's set ({@link GroupTimers}). */
+    Timer<N> groupNext;
+    /** Neighbours in the registration-ordered list of its timestamp ({@link TimerBucket}). */
+    Timer<N> bucketPrev;
+    Timer<N> bucketNext;
 
     Timer() {}
 
@@ -52,11 +56,6 @@ public final class Timer<N> {
     /** Registration order within its queue: of two timers with the same timestamp, the lower fires first. */
     public long sequence() {
         return sequence;
-    }
-
-    /** Heap order: timestamp, then registration order. */
-    boolean firesBefore(Timer<?> other) {
-        return timestamp < other.timestamp || (timestamp == other.timestamp && sequence < other.sequence);
     }
 
     @Override

@@ -24,6 +24,10 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private SliceStore store;
     private int firstGroup;
     private final WindowKeys windowKeys = new WindowKeys();
+    /** The slice of the previous record and its first and last window ends: records mostly share a slice. */
+    private long cachedSlice = Long.MAX_VALUE;
+    private long cachedFirstEnd;
+    private long cachedLastEnd;
 
     SliceTableWindowOperator(WindowSpec spec) {
         super(spec);
@@ -47,8 +51,14 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             // processing time up to which the group's windows fired.
             time = done + 1;
         }
-        long slice = layout.sliceStart(time);
-        long lastEnd = layout.lastWindowEnd(slice);
+        long slice = cachedSlice;
+        if (time < slice || Long.compareUnsigned(time - slice, layout.slice()) >= 0) {
+            slice = layout.sliceStart(time);
+            cachedSlice = slice;
+            cachedFirstEnd = layout.firstWindowEnd(slice);
+            cachedLastEnd = layout.lastWindowEnd(slice);
+        }
+        long lastEnd = cachedLastEnd;
         if (expired(lastEnd - 1, done)) {
             late(value, timestamp);
             return;
@@ -66,7 +76,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
                 table.setValue(p, updated);
             }
         }
-        long firstEnd = layout.firstWindowEnd(slice);
+        long firstEnd = cachedFirstEnd;
         if (lateness > 0 && firstEnd - 1 <= done) {
             refireLateWindows(key, hash, group, slice, p >= 0, firstEnd, lastEnd, done);
         }
