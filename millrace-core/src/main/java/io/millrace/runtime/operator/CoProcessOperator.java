@@ -16,7 +16,7 @@ import io.millrace.runtime.timer.VoidNamespace;
  * access during its records. Non-keyed, there are no timers. Task thread only.
  */
 public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<OUT>
-        implements TwoInputOperator<A, B, OUT>, Triggerable<VoidNamespace> {
+        implements TwoInputOperator<A, B, OUT>, KeyedTwoInput<A, B>, Triggerable<VoidNamespace> {
     private final CoProcessFunction<A, B, OUT> function;
     private KeyedStateBackend backend;
     private KeySelector<Object, Object> keySelector1;
@@ -64,6 +64,38 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
             if (backend != null) {
                 backend.setCurrentKey(keySelector2 == null ? null : keySelector2.getKey(value));
             }
+            prepare(timestamp);
+            function.processElement2(value, callContext, collector);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    /** As {@link #processRecord1}, with the key and key group the hash exchange computed. */
+    @Override
+    public void processKeyedRecord1(Object key, int keyGroup, A value, long timestamp) throws Exception {
+        if (backend == null) {
+            processRecord1(value, timestamp);
+            return;
+        }
+        try {
+            backend.setCurrentKey(key, keyGroup);
+            prepare(timestamp);
+            function.processElement1(value, callContext, collector);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    /** As {@link #processRecord2}, with the key and key group the hash exchange computed. */
+    @Override
+    public void processKeyedRecord2(Object key, int keyGroup, B value, long timestamp) throws Exception {
+        if (backend == null || keySelector2 == null) {
+            processRecord2(value, timestamp);
+            return;
+        }
+        try {
+            backend.setCurrentKey(key, keyGroup);
             prepare(timestamp);
             function.processElement2(value, callContext, collector);
         } catch (Exception | LinkageError e) {

@@ -8,6 +8,7 @@ import io.millrace.runtime.exchange.RecordBatch;
 import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.KeyedInput;
+import io.millrace.runtime.operator.KeyedTwoInput;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.operator.TwoInputOperator;
@@ -24,6 +25,7 @@ final class StreamTask extends Task {
     private OneInputOperator<Object, ?> oneInput;
     private KeyedInput<Object> keyedInput;
     private TwoInputOperator<Object, Object, ?> twoInput;
+    private KeyedTwoInput<Object, Object> keyedTwoInput;
     private OperatorMetricGroup headMetrics;
     private boolean inputEnded;
     private final long inFlightTargetNanos;
@@ -42,6 +44,9 @@ final class StreamTask extends Task {
         this.headMetrics = first.metrics();
         if (head instanceof TwoInputOperator<?, ?, ?> two) {
             twoInput = (TwoInputOperator<Object, Object, ?>) two;
+            if (head instanceof KeyedTwoInput<?, ?> keyed) {
+                keyedTwoInput = (KeyedTwoInput<Object, Object>) keyed;
+            }
         } else {
             oneInput = (OneInputOperator<Object, ?>) head;
             if (head instanceof KeyedInput<?> keyed) {
@@ -100,6 +105,16 @@ final class StreamTask extends Task {
         } else if (oneInput != null) {
             for (int i = 0; i < n; i++) {
                 oneInput.processRecord(batch.value(i), batch.timestamp(i));
+            }
+        } else if (keyedTwoInput != null && batch.keyed()) {
+            if (inputIndex == 0) {
+                for (int i = 0; i < n; i++) {
+                    keyedTwoInput.processKeyedRecord1(batch.key(i), batch.keyGroup(i), batch.value(i), batch.timestamp(i));
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    keyedTwoInput.processKeyedRecord2(batch.key(i), batch.keyGroup(i), batch.value(i), batch.timestamp(i));
+                }
             }
         } else if (inputIndex == 0) {
             for (int i = 0; i < n; i++) {

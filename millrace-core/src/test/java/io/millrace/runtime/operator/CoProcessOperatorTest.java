@@ -8,6 +8,7 @@ import io.millrace.api.functions.CoProcessFunction;
 import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.runtime.state.KeyGroups;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.TwoInputOperatorHarness;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,25 @@ class CoProcessOperatorTest {
             assertThat(h.watermarks()).containsExactly(130L);
             h.processElement2(new Reading("b", 6), 140);
             assertThat(h.extractOutputValues()).hasSize(3);
+            assertThat(h.backend().entryCount()).isZero();
+        }
+    }
+
+    @Test
+    void recordsKeyedByTheExchange_shareStateAndTimersWithRecordsKeyedByTheOperator() throws Exception {
+        try (var h = TwoInputOperatorHarness.of(new CoProcessOperator<>(new Gate()))
+                .keyedBy((Control c) -> c.sensor(), (Reading r) -> r.sensor()).open()) {
+            @SuppressWarnings("unchecked")
+            KeyedTwoInput<Control, Reading> fromExchange = (KeyedTwoInput<Control, Reading>) h.operator();
+            int group = KeyGroups.keyGroupFor("a", 128);
+            fromExchange.processKeyedRecord1("a", group, new Control("a", true), 10);
+            h.processElement2(new Reading("a", 2), 20);
+            fromExchange.processKeyedRecord2("a", group, new Reading("a", 3), 30);
+            fromExchange.processKeyedRecord2("b", KeyGroups.keyGroupFor("b", 128), new Reading("b", 4), 30);
+            assertThat(h.extractOutputValues()).containsExactly("a:2", "a:3");
+
+            h.processWatermark(200);
+            assertThat(h.extractOutputValues()).endsWith("a expired at wm 200");
             assertThat(h.backend().entryCount()).isZero();
         }
     }
