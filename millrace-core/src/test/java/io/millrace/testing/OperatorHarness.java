@@ -28,9 +28,9 @@ import java.util.function.Supplier;
  * <p>Built from an operator <em>factory</em>, the harness attacks the operator: after every input it takes
  * a checkpoint (keyed state through the backend's snapshot bytes, operator state through Java
  * serialization), closes the operator and its backend, and goes on with a fresh instance restored from that
- * checkpoint, as a task does after a failure. The restored operator is given back the watermark it had
- * (what a replayed input re-establishes) and must not emit anything for it: what fired before the
- * checkpoint must not fire again. Tests that need one instance throughout use
+ * checkpoint, as a task does after a failure. The restored operator is told the processing time (as a task
+ * does before its first record) and given back the watermark it had (what a replayed input re-establishes),
+ * and must not emit anything for either: what fired before the checkpoint must not fire again. Tests that need one instance throughout use
  * {@link HarnessSetup#restoreBetweenInputs(boolean) restoreBetweenInputs(false)} or build from an instance.
  */
 public abstract class OperatorHarness<OUT> implements AutoCloseable {
@@ -117,6 +117,12 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
         operator = factory.get();
         operator.restoreOperatorState(items);
         operator.open(context, output);
+        int beforeTime = output.recordCount();
+        operator.advanceProcessingTime(clock.millis());
+        if (output.recordCount() != beforeTime) {
+            throw new AssertionError("after restoring checkpoint " + id + " the operator emitted " + (output.recordCount() - beforeTime)
+                    + " record(s) when told the processing time " + clock.millis() + ": what fired before the checkpoint fired again");
+        }
         if (watermark != Long.MIN_VALUE) {
             int records = output.recordCount();
             int watermarks = output.watermarks().size();

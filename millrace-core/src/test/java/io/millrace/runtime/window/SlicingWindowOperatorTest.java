@@ -180,6 +180,25 @@ class SlicingWindowOperatorTest {
     }
 
     @Test
+    void processingTimeTumbling_onTheTimerDrivenOperator_firesEachWindowOnce_whenRestoredAfterEveryInput() throws Exception {
+        WindowSpec spec = spec(Windows.tumbling(Duration.ofMillis(100)).inProcessingTime(), 0, null, SUM, null, null);
+        @SuppressWarnings("unchecked")
+        OneInputOperatorHarness<Object, Object> h = (OneInputOperatorHarness<Object, Object>) (OneInputOperatorHarness<?, ?>)
+                OneInputOperatorHarness.of(() -> (OneInputOperator<Object, Object>) (OneInputOperator<?, ?>) new SlicingWindowOperator(spec))
+                        .keyedBy((Ev e) -> e.key()).maxParallelism(8).open();
+        h.setProcessingTime(10);
+        h.processElement(new Ev("a", 1));
+        h.setProcessingTime(50);
+        h.processElement(new Ev("a", 2), 123_456);
+        h.setProcessingTime(99);
+        assertThat(h.output()).containsExactly(new Emitted<>(new Ev("a", 3), 99));
+        h.processElement(new Ev("a", 4));
+        h.setProcessingTime(250);
+        assertThat(h.output()).containsExactly(new Emitted<>(new Ev("a", 3), 99), new Emitted<>(new Ev("a", 4), 199));
+        assertThat(h.backend().entryCount()).isZero();
+    }
+
+    @Test
     void recordWithoutTimestamp_inEventTimeWindow_failsNamingOperatorAndRecord() throws Exception {
         var h = open(spec(Windows.tumbling(Duration.ofMillis(10)), 0, null, SUM, null, null));
         assertThatThrownBy(() -> h.processElement(new Ev("a", 1)))
