@@ -4,7 +4,10 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.rocksdb.RocksIterator;
@@ -25,11 +28,25 @@ final class StateColumn {
     /** How many times its row budget a sweep may visit while most rows it meets are expired. */
     static final int MAX_SWEEP_BATCHES = 16;
 
+    /**
+     * Marks each element of a list row: a list row is {@code [expiry: 8 bytes, TTL only]} then, in rows
+     * written before list appends were merges, one serialized list, then {@code [LIST_ELEMENT][element]} per
+     * element, so that appending is a RocksDB merge (byte concatenation) with no read. No value encoding
+     * starts with this byte.
+     */
+    static final int LIST_ELEMENT = 0xFF;
+
     final String name;
     final String kind;
+    /** Unique among the backend's states; part of the cache's hash. */
+    final int id;
     /** Whether a key has many rows (map entries, namespaces) rather than one. */
     final boolean multiRow;
+    /** List state: rows in the list format (see {@link #LIST_ELEMENT}). */
+    final boolean list;
     private final RocksDbKeyedStateBackend backend;
+    /** The backend's write-back cache for this single-row state, or null when its rows are read and written directly. */
+    private final StateCache cache;
     private final BytesColumn bytes;
     private final long ttlMillis;
     private final boolean refreshOnRead;
@@ -45,11 +62,16 @@ final class StateColumn {
     private long passMinExpiry = Long.MAX_VALUE;
     private long writtenMinExpiry = Long.MAX_VALUE;
 
-    StateColumn(String name, String kind, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend, BytesColumn bytes) {
+    /** {@code cache}: null, or the backend's cache when this is a single-row state other than a list. */
+    StateColumn(String name, String kind, int id, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend,
+            BytesColumn bytes, StateCache cache) {
         this.name = name;
         this.kind = kind;
+        this.id = id;
         this.multiRow = multiRow;
+        this.list = kind.equals("list");
         this.backend = backend;
+        this.cache = cache;
         this.bytes = bytes;
         this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
@@ -116,17 +138,167 @@ final class StateColumn {
      */
     Object get(boolean forWrite) {
         byte[] key = backend.requireKeyBytes(this);
-        return readRow(key, 0, key.length, forWrite);
+        if (cache == null) {
+            return readRow(key, 0, key.length, forWrite);
+        }
+        StateCache.Entry e = cached(key, true);
+        if (e.value == null || ttlMillis == 0) {
+            return e.value;
+        }
+        long now = backend.clock.millis();
+        onTtlAccess(now);
+        if (e.expiry <= now) {
+            e.value = null;
+            e.dirty = true;
+            return null;
+        }
+        if (refreshOnRead && !forWrite) {
+            e.expiry = expiryFrom(now);
+            e.dirty = true;
+        }
+        return e.value;
     }
 
+    /** Stores the current key's value; with the cache, only in the cache (a later write-back serializes it). */
     void put(Object value) {
         byte[] key = backend.requireKeyBytes(this);
-        writeRow(key, 0, key.length, value);
+        if (cache == null) {
+            writeRow(key, 0, key.length, value);
+            return;
+        }
+        StateCache.Entry e = cached(key, false);
+        if (ttlMillis != 0) {
+            long now = backend.clock.millis();
+            onTtlAccess(now);
+            e.expiry = expiryFrom(now);
+        }
+        e.value = value;
+        e.dirty = true;
     }
 
     void delete() {
         byte[] key = backend.requireKeyBytes(this);
-        bytes.delete(key);
+        if (cache == null) {
+            bytes.delete(key);
+            return;
+        }
+        StateCache.Entry e = cached(key, false);
+        e.value = null;
+        e.dirty = true;
+    }
+
+    /**
+     * The cache entry of the current key's row, loaded from RocksDB on a miss when {@code load} (otherwise a
+     * new entry with no value, about to be overwritten). An expired stored row loads as a pending delete.
+     */
+    private StateCache.Entry cached(byte[] key, boolean load) {
+        int hash = StateCache.hash(backend.currentKeyHash(), this);
+        StateCache.Entry e = cache.find(this, key, hash);
+        if (e != null) {
+            return e;
+        }
+        byte[] row = load ? bytes.get(key) : null;
+        e = cache.insert(this, key, hash);
+        if (row == null) {
+            return e;
+        }
+        if (ttlMillis == 0) {
+            e.value = values.read(reader.reset(row, 0, row.length));
+            return e;
+        }
+        long expiry = expiry(row);
+        if (expiry <= backend.clock.millis()) {
+            e.dirty = true;
+            return e;
+        }
+        e.expiry = expiry;
+        e.value = values.read(reader.reset(row, 8, row.length - 8));
+        return e;
+    }
+
+    /**
+     * The row value a cache entry writes back: {@code [expiry][value]} as {@link #put} without the cache
+     * would write it, or null for a delete (no value, or expired).
+     */
+    byte[] encodeRow(Object value, long expiry) {
+        if (value == null || (ttlMillis != 0 && expiry <= backend.clock.millis())) {
+            return null;
+        }
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        if (ttlMillis != 0) {
+            v.writeLong(expiry);
+        }
+        serialize(value, v);
+        return v.toByteArray();
+    }
+
+    // ---- list states: one row per key in the list format
+
+    /** The current key's list (a new mutable list), or null when absent or expired; see {@link #get(boolean)}. */
+    @SuppressWarnings("unchecked")
+    ArrayList<Object> getList(boolean forWrite) {
+        return (ArrayList<Object>) get(forWrite);
+    }
+
+    /** Replaces the current key's list by {@code elements} (not empty). */
+    void putList(List<?> elements) {
+        byte[] key = backend.requireKeyBytes(this);
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        if (ttlMillis != 0) {
+            long now = backend.clock.millis();
+            onTtlAccess(now);
+            v.writeLong(expiryFrom(now));
+        }
+        writeElements(elements, v);
+        bytes.put(key, 0, key.length, v.buffer(), 0, v.size());
+    }
+
+    /**
+     * Appends elements to the current key's list: without TTL one RocksDB merge of their encodings, no read;
+     * with TTL (the row's expiry is renewed) a read and a write of the whole list.
+     */
+    void appendList(List<?> elements) {
+        byte[] key = backend.requireKeyBytes(this);
+        if (ttlMillis != 0) {
+            ArrayList<Object> current = getList(true);
+            if (current == null) {
+                putList(elements);
+            } else {
+                current.addAll(elements);
+                putList(current);
+            }
+            return;
+        }
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        writeElements(elements, v);
+        bytes.merge(key, v.buffer(), v.size());
+    }
+
+    private void writeElements(List<?> elements, ByteWriter out) {
+        for (int i = 0; i < elements.size(); i++) {
+            out.writeByte(LIST_ELEMENT);
+            serialize(elements.get(i), out);
+        }
+    }
+
+    /** Reads a list row's elements from {@code start}: an old-format serialized list first, if any. */
+    private ArrayList<Object> readList(byte[] row, int start) {
+        ArrayList<Object> out = new ArrayList<>();
+        ByteReader r = reader.reset(row, start, row.length - start);
+        if (start < row.length && (row[start] & 0xFF) != LIST_ELEMENT) {
+            out.addAll((Collection<?>) values.read(r));
+        }
+        while (r.hasRemaining()) {
+            int marker = r.readUnsignedByte();
+            if (marker != LIST_ELEMENT) {
+                throw new IllegalStateException("list state '" + name + "': corrupt row, element marker " + marker);
+            }
+            out.add(values.read(r));
+        }
+        return out;
     }
 
     // ---- multi-row states: the current key's rows by sub key
@@ -290,8 +462,7 @@ final class StateColumn {
                 Object k = backend.keys.read(r);
                 Object sub = multiRow ? backend.keys.read(r) : null;
                 byte[] row = it.value();
-                int start = ttlMillis != 0 ? 8 : 0;
-                Object v = values.read(reader.reset(row, start, row.length - start));
+                Object v = decodeRow(row, ttlMillis != 0 ? 8 : 0);
                 action.accept(k, multiRow ? Map.entry(sub, v) : v);
             }
             bytes.checkStatus(it);
@@ -374,7 +545,7 @@ final class StateColumn {
             return null;
         }
         if (ttlMillis == 0) {
-            return values.read(reader.reset(row, 0, row.length));
+            return decodeRow(row, 0);
         }
         long now = backend.clock.millis();
         onTtlAccess(now);
@@ -387,7 +558,12 @@ final class StateColumn {
             setExpiry(row, expiryFrom(now));
             bytes.put(key, offset, length, row, 0, row.length);
         }
-        return values.read(reader.reset(row, 8, row.length - 8));
+        return decodeRow(row, 8);
+    }
+
+    /** The value of a row from {@code start} (after the expiry): a list for list states. */
+    private Object decodeRow(byte[] row, int start) {
+        return list ? readList(row, start) : values.read(reader.reset(row, start, row.length - start));
     }
 
     private void writeRow(byte[] key, int offset, int length, Object value) {
