@@ -642,9 +642,13 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
     }
 
+    /** Writes the state cache's dirty entries and the timers registered only in heap caches to RocksDB. */
     private void flushCache() {
         if (cache != null) {
             cache.flush();
+        }
+        for (int i = 0; i < timerServices.size(); i++) {
+            timerServices.get(i).flush();
         }
     }
 
