@@ -27,6 +27,8 @@ public record RocksDbConfig(Path baseDirectory, long managedMemoryBytes, boolean
     /** Option name of {@link #cacheEntries}. */
     public static final String CACHE_ENTRIES_OPTION = "state.rocksdb.cache.entries";
     public static final int DEFAULT_CACHE_ENTRIES = 16_384;
+    /** The fewest entries of a cache that is on. */
+    public static final int MIN_CACHE_ENTRIES = StateCache.MIN_ENTRIES;
     /** The most entries a cache may have (its hash table takes 8 bytes per entry up front). */
     public static final int MAX_CACHE_ENTRIES = 1 << 22;
     public static final long DEFAULT_MANAGED_MEMORY_BYTES = 256L << 20;
@@ -38,9 +40,9 @@ public record RocksDbConfig(Path baseDirectory, long managedMemoryBytes, boolean
             throw new IllegalArgumentException(MANAGED_MEMORY_OPTION + " must be at least " + MIN_MANAGED_MEMORY_BYTES
                     + " bytes (4 MB), was " + managedMemoryBytes);
         }
-        if (cacheEntries < 0 || cacheEntries > MAX_CACHE_ENTRIES) {
-            throw new IllegalArgumentException(CACHE_ENTRIES_OPTION + " must be between 0 (off) and " + MAX_CACHE_ENTRIES
-                    + ", was " + cacheEntries);
+        if (cacheEntries != 0 && (cacheEntries < MIN_CACHE_ENTRIES || cacheEntries > MAX_CACHE_ENTRIES)) {
+            throw new IllegalArgumentException(CACHE_ENTRIES_OPTION + " must be 0 (off) or between " + MIN_CACHE_ENTRIES + " and "
+                    + MAX_CACHE_ENTRIES + ", was " + cacheEntries);
         }
     }
 

@@ -208,6 +208,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     @SuppressWarnings("unchecked")
     public <N, V> NamespacedState<N, V> namespacedState(String name) {
         return (NamespacedState<N, V>) register(name, "namespaced", true, StateTtlConfig.DISABLED, c -> {
+            if (cache != null) {
+                return new CachedNamespacedState<N, V>(c, cache, this);
+            }
             RocksNamespacedState<N, V> s = new RocksNamespacedState<>(c);
             namespaced.add(s);
             return s;

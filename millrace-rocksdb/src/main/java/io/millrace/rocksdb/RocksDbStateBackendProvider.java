@@ -51,7 +51,7 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
         return config;
     }
 
-    /** A number of cache entries from 0 (off) to {@link RocksDbConfig#MAX_CACHE_ENTRIES}. */
+    /** A number of cache entries, 0 (off) or from {@link RocksDbConfig#MIN_CACHE_ENTRIES} to {@link RocksDbConfig#MAX_CACHE_ENTRIES}. */
     static int entries(String option, String value) {
         int n;
         try {
@@ -59,9 +59,9 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
         } catch (NumberFormatException e) {
             n = -1;
         }
-        if (n < 0 || n > RocksDbConfig.MAX_CACHE_ENTRIES) {
-            throw new IllegalArgumentException("option '" + option + "' must be a number of entries from 0 (off) to "
-                    + RocksDbConfig.MAX_CACHE_ENTRIES + ", was '" + value + "'");
+        if (n != 0 && (n < RocksDbConfig.MIN_CACHE_ENTRIES || n > RocksDbConfig.MAX_CACHE_ENTRIES)) {
+            throw new IllegalArgumentException("option '" + option + "' must be 0 (off) or a number of entries from "
+                    + RocksDbConfig.MIN_CACHE_ENTRIES + " to " + RocksDbConfig.MAX_CACHE_ENTRIES + ", was '" + value + "'");
         }
         return n;
     }

@@ -5,24 +5,33 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
- * A write-back cache of deserialized values in front of RocksDB, one per backend, for the single-row states
- * (value, reducing and aggregating state), like the caching layer of Kafka Streams: a bounded table from
- * (state, row key) to the value object, its expiry (TTL states) and a dirty flag. Reads are served from it
- * (a miss reads RocksDB once and caches the value, or its absence); writes and deletes only change the
- * entry and mark it dirty. When the table is full, a CLOCK sweep evicts a batch of the entries not used
- * since its last pass (never those of the current key while others are left), and the dirty ones among
- * them reach RocksDB in one {@link WriteBatch}. {@link #flush} writes every dirty entry back, keeping the
- * entries: the backend calls it before anything reads RocksDB past the cache (snapshots, native
- * checkpoints, whole-state scans, compaction), so those see every write.
+ * A write-back cache of deserialized values in front of RocksDB, one per backend, like the caching layer of
+ * Kafka Streams: a bounded table from (state, row key) to the value object, its expiry (TTL states) and a
+ * dirty flag, for the single-row states (value, reducing, aggregating) and the rows of namespaced states
+ * (window contents). Reads are served from it (a miss reads RocksDB once and caches the value, or its
+ * absence); writes and deletes only change the entry and mark it dirty. When the table is full, a CLOCK
+ * sweep evicts a batch of the entries not used since its last pass, and the dirty ones among them reach
+ * RocksDB in one {@link WriteBatch}. {@link #flush} writes every dirty entry back, keeping the entries: the
+ * backend calls it before anything reads RocksDB past the cache (snapshots, native checkpoints,
+ * whole-state scans, compaction), so those see every write.
  *
- * <p>Values are cached by reference: a state hands out the cached object itself, as the heap backend
- * does, and a write-back serializes it as it is then. Task thread only.
+ * <p>The rows of one (namespaced state, key) are <em>members</em> chained to an <em>anchor</em> entry
+ * (row key = the key's bytes, no value), so that visiting a key's namespaces finds the cached ones that
+ * RocksDB does not hold yet. An anchor with members is never evicted; its members go first.
+ *
+ * <p>Eviction spares, while other entries are left, the entries of the current key, so that a value handed
+ * out while processing a record stays the cached object until the record is done. Values are cached by
+ * reference: a state hands out the cached object itself, as the heap backend does, and a write-back
+ * serializes it as it is then. Task thread only.
  */
 final class StateCache {
+    /** The fewest entries a cache may have (an insert may need a member and its anchor, both kept). */
+    static final int MIN_ENTRIES = 16;
+
     /** One cached row; {@code column == null} while the entry is free. */
     static final class Entry {
         StateColumn column;
-        /** The row key; never changed while cached (for single-row states: the backend's key bytes). */
+        /** The row key; never changed while cached (for single-row states and anchors: the backend's key bytes). */
         byte[] key;
         int hash;
         /** The value, or null: absent in RocksDB, deleted, or expired. */
@@ -33,6 +42,14 @@ final class StateCache {
         boolean dirty;
         /** Used since the CLOCK hand last passed. */
         boolean referenced;
+        /** Members: the namespace, their anchor and neighbours in its chain. Anchors: the first member and the count. */
+        Object namespace;
+        Entry anchor;
+        Entry previous;
+        Entry next;
+        int members;
+        /** The visit ({@link #nextVisit}) that last saw this member in RocksDB. */
+        int seen;
     }
 
     private final RocksDbKeyedStateBackend backend;
@@ -48,13 +65,14 @@ final class StateCache {
     private final int mask;
     private int size;
     private int hand;
+    private int visits;
     private final WriteBatch batch = new WriteBatch();
     private long writeBacks;
 
-    /** A cache of {@code capacity} entries (at least 1) for {@code backend}. */
+    /** A cache of {@code capacity} entries (at least {@link #MIN_ENTRIES}) for {@code backend}. */
     StateCache(RocksDbKeyedStateBackend backend, int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("a state cache needs at least one entry, was " + capacity);
+        if (capacity < MIN_ENTRIES) {
+            throw new IllegalArgumentException("a state cache needs at least " + MIN_ENTRIES + " entries, was " + capacity);
         }
         this.backend = backend;
         this.capacity = capacity;
@@ -65,22 +83,27 @@ final class StateCache {
             free[i] = capacity - 1 - i;
         }
         this.freeCount = capacity;
-        this.table = new int[Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) << 1];
+        this.table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
         this.mask = table.length - 1;
     }
 
-    /** The hash of a row of {@code column} under key bytes whose hash is {@code keyHash}. */
+    /** The hash of a row of {@code column} whose row key hashes to {@code keyHash} ({@link #hashBytes}). */
     static int hash(int keyHash, StateColumn column) {
         int h = keyHash * 31 + column.id;
         return h ^ (h >>> 16);
     }
 
-    int size() {
-        return size;
+    /** The hash of {@code bytes[0, length)}, as {@link Arrays#hashCode(byte[])} of those bytes. */
+    static int hashBytes(byte[] bytes, int length) {
+        int h = 1;
+        for (int i = 0; i < length; i++) {
+            h = 31 * h + bytes[i];
+        }
+        return h;
     }
 
-    int capacity() {
-        return capacity;
+    int size() {
+        return size;
     }
 
     /** Entries written to RocksDB so far (evicted or flushed while dirty); for tests and metrics. */
@@ -88,15 +111,16 @@ final class StateCache {
         return writeBacks;
     }
 
-    /** The entry of the row, marked as used, or null when not cached. */
-    Entry find(StateColumn column, byte[] key, int hash) {
+    /** The entry of the row {@code key[0, length)}, marked as used, or null when not cached. */
+    Entry find(StateColumn column, byte[] key, int length, int hash) {
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
             int index = table[slot] - 1;
             if (index < 0) {
                 return null;
             }
             Entry e = pool[index];
-            if (e.hash == hash && e.column == column && (e.key == key || Arrays.equals(e.key, key))) {
+            if (e.hash == hash && e.column == column
+                    && (e.key == key || Arrays.equals(e.key, 0, e.key.length, key, 0, length))) {
                 e.referenced = true;
                 return e;
             }
@@ -108,29 +132,38 @@ final class StateCache {
      * batch first when the cache is full. {@code key} must not change while cached.
      */
     Entry insert(StateColumn column, byte[] key, int hash) {
-        if (freeCount == 0) {
-            evict();
+        return insert(column, key, hash, null);
+    }
+
+    /**
+     * A new clean member entry for row {@code key} of {@code namespace} under the anchor of the current key
+     * ({@code keyBytes}, hashing to {@code anchorHash}), created when missing.
+     */
+    Entry insertMember(StateColumn column, byte[] key, int hash, Object namespace, byte[] keyBytes, int anchorHash) {
+        Entry e = insert(column, key, hash, null);
+        e.namespace = namespace;
+        Entry anchor = find(column, keyBytes, keyBytes.length, anchorHash);
+        if (anchor == null) {
+            anchor = insert(column, keyBytes, anchorHash, e);
         }
-        int index = free[--freeCount];
-        Entry e = pool[index];
-        if (e == null) {
-            e = new Entry();
-            pool[index] = e;
+        e.anchor = anchor;
+        e.next = anchor.next;
+        if (anchor.next != null) {
+            anchor.next.previous = e;
         }
-        e.column = column;
-        e.key = key;
-        e.hash = hash;
-        e.value = null;
-        e.expiry = 0;
-        e.dirty = false;
-        e.referenced = true;
-        int slot = hash & mask;
-        while (table[slot] != 0) {
-            slot = (slot + 1) & mask;
-        }
-        table[slot] = index + 1;
-        size++;
+        anchor.next = e;
+        anchor.members++;
         return e;
+    }
+
+    /** The anchor of a namespaced state's key, or null when none of its rows is cached. */
+    Entry anchor(StateColumn column, byte[] keyBytes, int anchorHash) {
+        return find(column, keyBytes, keyBytes.length, anchorHash);
+    }
+
+    /** A new visit number for {@link Entry#seen}. */
+    int nextVisit() {
+        return ++visits;
     }
 
     /** Writes every dirty entry to RocksDB in one batch; the entries stay cached, clean. */
@@ -158,7 +191,7 @@ final class StateCache {
         freeCount = 0;
         for (int i = capacity - 1; i >= 0; i--) {
             if (pool[i] != null) {
-                release(pool[i]);
+                reset(pool[i]);
             }
             free[freeCount++] = i;
         }
@@ -172,27 +205,53 @@ final class StateCache {
         batch.close();
     }
 
+    private Entry insert(StateColumn column, byte[] key, int hash, Entry keep) {
+        if (freeCount == 0) {
+            evict(keep);
+        }
+        int index = free[--freeCount];
+        Entry e = pool[index];
+        if (e == null) {
+            e = new Entry();
+            pool[index] = e;
+        }
+        e.column = column;
+        e.key = key;
+        e.hash = hash;
+        e.referenced = true;
+        int slot = hash & mask;
+        while (table[slot] != 0) {
+            slot = (slot + 1) & mask;
+        }
+        table[slot] = index + 1;
+        size++;
+        return e;
+    }
+
     /**
-     * Evicts {@link #evictBatch} entries: the CLOCK hand clears the used mark of entries it passes and takes
-     * the unmarked ones, sparing the current key's entries on its first two rounds. Dirty victims are
-     * written back in one batch.
+     * Evicts up to {@link #evictBatch} entries: the CLOCK hand clears the used mark of entries it passes and
+     * takes unmarked ones, sparing anchors with members and {@code keep}, and for its first two rounds the
+     * current key's entries. After three rounds it settles for what it found. Dirty victims are written back
+     * in one batch.
      */
-    private void evict() {
+    private void evict(Entry keep) {
         byte[] current = backend.currentKeyBytes();
         int evicted = 0;
-        for (int visited = 0; evicted < evictBatch; visited++) {
+        for (int visited = 0; evicted < evictBatch && (evicted == 0 || visited < 3 * capacity); visited++) {
             int index = hand;
             hand = hand + 1 == capacity ? 0 : hand + 1;
             Entry e = pool[index];
-            if (e == null || e.column == null) {
+            if (e == null || e.column == null || e == keep || e.members > 0) {
                 continue;
             }
-            if (e.referenced) {
-                e.referenced = false;
-                continue;
-            }
-            if (e.key == current && visited < 2 * capacity) {
-                continue;
+            if (visited < 2 * capacity) {
+                if (e.referenced) {
+                    e.referenced = false;
+                    continue;
+                }
+                if (e.key == current || (e.anchor != null && e.anchor.key == current)) {
+                    continue;
+                }
             }
             if (e.dirty) {
                 writeBack(e);
@@ -246,11 +305,35 @@ final class StateCache {
         size--;
     }
 
+    /** Frees an entry; a member leaves its anchor's chain. */
     private static void release(Entry e) {
+        Entry anchor = e.anchor;
+        if (anchor != null) {
+            if (e.previous == null) {
+                anchor.next = e.next;
+            } else {
+                e.previous.next = e.next;
+            }
+            if (e.next != null) {
+                e.next.previous = e.previous;
+            }
+            anchor.members--;
+        }
+        reset(e);
+    }
+
+    private static void reset(Entry e) {
         e.column = null;
         e.key = null;
         e.value = null;
+        e.expiry = 0;
         e.dirty = false;
         e.referenced = false;
+        e.namespace = null;
+        e.anchor = null;
+        e.previous = null;
+        e.next = null;
+        e.members = 0;
+        e.seen = 0;
     }
 }

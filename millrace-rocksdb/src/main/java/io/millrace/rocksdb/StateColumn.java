@@ -193,7 +193,7 @@ final class StateColumn {
      */
     private StateCache.Entry cached(byte[] key, boolean load) {
         int hash = StateCache.hash(backend.currentKeyHash(), this);
-        StateCache.Entry e = cache.find(this, key, hash);
+        StateCache.Entry e = cache.find(this, key, key.length, hash);
         if (e != null) {
             return e;
         }
@@ -418,6 +418,36 @@ final class StateColumn {
         void visit(Object subKey, Object value, byte[] encoded);
     }
 
+    /** The stored value of a row of the current key (a full row key), or null; only for states without TTL. */
+    Object readStored(byte[] rowKey) {
+        byte[] row = bytes.get(rowKey);
+        return row == null ? null : decode(row);
+    }
+
+    /**
+     * Visits the stored rows of the current key as (row key, row value), in row key order, without the
+     * state cache; for states without TTL. The action must not write this state.
+     */
+    void forEachStoredRow(BiConsumer<byte[], byte[]> action) {
+        byte[] prefix = backend.requireKeyBytes(this);
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                action.accept(key, it.value());
+            }
+            bytes.checkStatus(it);
+        }
+    }
+
+    /** The sub key (namespace or map key) of a row key of the current key. */
+    Object subKey(byte[] rowKey) {
+        int p = backend.requireKeyBytes(this).length;
+        return backend.keys.read(reader.reset(rowKey, p, rowKey.length - p));
+    }
+
     // ---- whole-column operations
 
     /**
@@ -530,7 +560,8 @@ final class StateColumn {
 
     // ---- rows
 
-    private ByteWriter rowKey(Object subKey) {
+    /** The current key's row key of {@code subKey}, in the backend's key scratch buffer (valid until its next use). */
+    ByteWriter rowKey(Object subKey) {
         byte[] prefix = backend.requireKeyBytes(this);
         ByteWriter k = backend.keyScratch();
         k.reset();
