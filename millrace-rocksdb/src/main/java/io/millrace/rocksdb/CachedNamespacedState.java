@@ -102,6 +102,7 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         for (StateCache.Entry m = anchor == null ? null : anchor.next; m != null; m = m.next) {
             m.value = null;
             m.dirty = false;
+            m.stored = false;
         }
     }
 
@@ -117,6 +118,7 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         Object value = load ? column.readStored(key) : null;
         e = cache.insertMember(column, key, hash, namespace, backend.currentKeyBytes(), anchorHash());
         e.value = value;
+        e.stored = value != null || !load;
         return e;
     }
 

@@ -40,6 +40,11 @@ final class StateCache {
         long expiry;
         /** Whether RocksDB does not hold {@link #value} (and {@link #expiry}) yet. */
         boolean dirty;
+        /**
+         * Whether RocksDB may hold a row for the key: false only when known to hold none (a miss found none,
+         * or a delete was written back), so that deleting a row that never reached RocksDB writes nothing.
+         */
+        boolean stored;
         /** Used since the CLOCK hand last passed. */
         boolean referenced;
         /** Members: the namespace, their anchor and neighbours in its chain. Anchors: the first member and the count. */
@@ -128,8 +133,9 @@ final class StateCache {
     }
 
     /**
-     * A new clean entry for a row that is not cached (check with {@link #find}), with no value; evicts a
-     * batch first when the cache is full. {@code key} must not change while cached.
+     * A new clean entry for a row that is not cached (check with {@link #find}), with no value, that RocksDB
+     * may hold ({@link Entry#stored}); evicts a batch first when the cache is full. {@code key} must not change
+     * while cached.
      */
     Entry insert(StateColumn column, byte[] key, int hash) {
         return insert(column, key, hash, null);
@@ -219,6 +225,7 @@ final class StateCache {
         e.key = key;
         e.hash = hash;
         e.referenced = true;
+        e.stored = true;
         int slot = hash & mask;
         while (table[slot] != 0) {
             slot = (slot + 1) & mask;
@@ -266,6 +273,10 @@ final class StateCache {
 
     private void writeBack(Entry e) {
         byte[] row = e.column.encodeRow(e.value, e.expiry);
+        e.dirty = false;
+        if (row == null && !e.stored) {
+            return;
+        }
         try {
             if (row == null) {
                 batch.delete(e.column.bytes().handle(), e.key);
@@ -275,7 +286,7 @@ final class StateCache {
         } catch (RocksDBException ex) {
             throw new StateStorageException("cannot batch a write of " + e.column.kind + " state '" + e.column.name + "'", ex);
         }
-        e.dirty = false;
+        e.stored = row != null;
         writeBacks++;
     }
 
@@ -328,6 +339,7 @@ final class StateCache {
         e.value = null;
         e.expiry = 0;
         e.dirty = false;
+        e.stored = false;
         e.referenced = false;
         e.namespace = null;
         e.anchor = null;

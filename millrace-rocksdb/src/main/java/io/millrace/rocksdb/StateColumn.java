@@ -200,6 +200,7 @@ final class StateColumn {
         byte[] row = load ? bytes.get(key) : null;
         e = cache.insert(this, key, hash);
         if (row == null) {
+            e.stored = !load;
             return e;
         }
         if (ttlMillis == 0) {
