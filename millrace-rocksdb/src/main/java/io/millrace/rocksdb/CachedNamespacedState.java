@@ -67,6 +67,10 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
             return;
         }
         int visit = cache.nextVisit();
+        if (anchor.complete) {
+            visitUnseen(anchor, visit, action);
+            return;
+        }
         column.forEachStoredRow((key, row) -> {
             StateCache.Entry e = cache.find(column, key, key.length, StateCache.hash(StateCache.hashBytes(key, key.length), column));
             if (e == null) {
@@ -78,8 +82,13 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
                 action.accept((N) e.namespace, (V) e.value);
             }
         });
-        StateCache.Entry current = cache.anchor(column, backend.currentKeyBytes(), anchorHash());
-        for (StateCache.Entry m = current == null ? null : current.next; m != null; m = m.next) {
+        visitUnseen(cache.anchor(column, backend.currentKeyBytes(), anchorHash()), visit, action);
+    }
+
+    /** Visits the members of {@code anchor} (may be null) with a value that {@code visit} did not see. */
+    @SuppressWarnings("unchecked")
+    private void visitUnseen(StateCache.Entry anchor, int visit, BiConsumer<N, V> action) {
+        for (StateCache.Entry m = anchor == null ? null : anchor.next; m != null; m = m.next) {
             if (m.seen != visit && m.value != null) {
                 unstored.add(m);
             }
@@ -94,19 +103,27 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         }
     }
 
-    /** Deletes the current key's stored rows and marks its cached ones absent. */
+    /** Deletes the current key's stored rows and marks its cached ones absent (the anchor is then complete). */
     @Override
     public void clear() {
         column.deleteAll();
         StateCache.Entry anchor = cache.anchor(column, backend.currentKeyBytes(), anchorHash());
-        for (StateCache.Entry m = anchor == null ? null : anchor.next; m != null; m = m.next) {
+        if (anchor == null) {
+            return;
+        }
+        anchor.complete = true;
+        for (StateCache.Entry m = anchor.next; m != null; m = m.next) {
             m.value = null;
             m.dirty = false;
             m.stored = false;
         }
     }
 
-    /** The cache entry of a namespace of the current key; on a miss read from RocksDB when {@code load}. */
+    /**
+     * The cache entry of a namespace of the current key. On a miss, when {@code load}, the row is read from
+     * RocksDB unless the key's anchor is complete; a key without an anchor gets one, complete when one seek
+     * finds no stored row of the key.
+     */
     private StateCache.Entry entry(N namespace, boolean load) {
         ByteWriter k = column.rowKey(namespace);
         int hash = StateCache.hash(StateCache.hashBytes(k.buffer(), k.size()), column);
@@ -115,10 +132,13 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
             return e;
         }
         byte[] key = Arrays.copyOf(k.buffer(), k.size());
-        Object value = load ? column.readStored(key) : null;
-        e = cache.insertMember(column, key, hash, namespace, backend.currentKeyBytes(), anchorHash());
+        byte[] keyBytes = backend.currentKeyBytes();
+        StateCache.Entry anchor = cache.anchor(column, keyBytes, anchorHash());
+        boolean complete = anchor != null ? anchor.complete : !column.anyStoredRow();
+        Object value = load && !complete ? column.readStored(key) : null;
+        e = cache.insertMember(column, key, hash, namespace, keyBytes, anchorHash(), complete);
         e.value = value;
-        e.stored = value != null || !load;
+        e.stored = value != null || (!load && !complete);
         return e;
     }
 

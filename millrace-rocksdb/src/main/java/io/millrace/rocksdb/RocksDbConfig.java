@@ -26,10 +26,10 @@ public record RocksDbConfig(Path baseDirectory, long managedMemoryBytes, boolean
     public static final String INCREMENTAL_OPTION = "state.rocksdb.incremental";
     /** Option name of {@link #cacheEntries}. */
     public static final String CACHE_ENTRIES_OPTION = "state.rocksdb.cache.entries";
-    public static final int DEFAULT_CACHE_ENTRIES = 16_384;
+    public static final int DEFAULT_CACHE_ENTRIES = 65_536;
     /** The fewest entries of a cache that is on. */
     public static final int MIN_CACHE_ENTRIES = StateCache.MIN_ENTRIES;
-    /** The most entries a cache may have (its hash table takes 8 bytes per entry up front). */
+    /** The most entries a cache may have. */
     public static final int MAX_CACHE_ENTRIES = 1 << 22;
     public static final long DEFAULT_MANAGED_MEMORY_BYTES = 256L << 20;
     static final long MIN_MANAGED_MEMORY_BYTES = 4L << 20;
@@ -56,7 +56,7 @@ public record RocksDbConfig(Path baseDirectory, long managedMemoryBytes, boolean
         this(baseDirectory, managedMemoryBytes, true);
     }
 
-    /** A temp-dir base directory, 256 MB of managed memory, incremental checkpoints, a cache of 16,384 entries per backend. */
+    /** A temp-dir base directory, 256 MB of managed memory, incremental checkpoints, a state cache of 65,536 entries per backend. */
     public static RocksDbConfig defaults() {
         return new RocksDbConfig(Path.of(System.getProperty("java.io.tmpdir"), "millrace-rocksdb"), DEFAULT_MANAGED_MEMORY_BYTES);
     }

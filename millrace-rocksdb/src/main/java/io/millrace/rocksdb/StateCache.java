@@ -53,6 +53,11 @@ final class StateCache {
         Entry previous;
         Entry next;
         int members;
+        /**
+         * Anchors: whether every row RocksDB holds for the key is one of the members, so that a missing
+         * member means no row (no read needed). Lost when a member RocksDB holds is evicted.
+         */
+        boolean complete;
         /** The visit ({@link #nextVisit}) that last saw this member in RocksDB. */
         int seen;
     }
@@ -60,14 +65,17 @@ final class StateCache {
     private final RocksDbKeyedStateBackend backend;
     private final int capacity;
     private final int evictBatch;
-    /** Entries by index, created on first use. */
-    private final Entry[] pool;
-    /** Indices of free entries of {@link #pool}, a stack. */
-    private final int[] free;
+    /** Entries by index; indices below {@link #allocated} have been handed out. Grows up to the capacity. */
+    private Entry[] pool = new Entry[64];
+    private int allocated;
+    /** Indices below {@link #allocated} of free entries, a stack. */
+    private int[] free = new int[64];
     private int freeCount;
-    /** Open addressing, linear probing: pool index + 1, 0 = empty; at most half full. */
-    private final int[] table;
-    private final int mask;
+    /** Open addressing, linear probing: pool index + 1, 0 = empty; at most half full (doubled as it fills). */
+    private int[] table = new int[128];
+    /** The hash of the entry in each slot of {@link #table}, so that probing passes other rows without touching them. */
+    private int[] hashes = new int[128];
+    private int mask = 127;
     private int size;
     private int hand;
     private int visits;
@@ -82,20 +90,12 @@ final class StateCache {
         this.backend = backend;
         this.capacity = capacity;
         this.evictBatch = Math.max(1, Math.min(1024, capacity / 16));
-        this.pool = new Entry[capacity];
-        this.free = new int[capacity];
-        for (int i = 0; i < capacity; i++) {
-            free[i] = capacity - 1 - i;
-        }
-        this.freeCount = capacity;
-        this.table = new int[Integer.highestOneBit(capacity * 2 - 1) << 1];
-        this.mask = table.length - 1;
     }
 
     /** The hash of a row of {@code column} whose row key hashes to {@code keyHash} ({@link #hashBytes}). */
     static int hash(int keyHash, StateColumn column) {
-        int h = keyHash * 31 + column.id;
-        return h ^ (h >>> 16);
+        int h = (keyHash + column.id * 0x61C88647) * 0x9E3779B9;
+        return h ^ (h >>> 15);
     }
 
     /** The hash of {@code bytes[0, length)}, as {@link Arrays#hashCode(byte[])} of those bytes. */
@@ -123,8 +123,11 @@ final class StateCache {
             if (index < 0) {
                 return null;
             }
+            if (hashes[slot] != hash) {
+                continue;
+            }
             Entry e = pool[index];
-            if (e.hash == hash && e.column == column
+            if (e.column == column
                     && (e.key == key || Arrays.equals(e.key, 0, e.key.length, key, 0, length))) {
                 e.referenced = true;
                 return e;
@@ -143,14 +146,17 @@ final class StateCache {
 
     /**
      * A new clean member entry for row {@code key} of {@code namespace} under the anchor of the current key
-     * ({@code keyBytes}, hashing to {@code anchorHash}), created when missing.
+     * ({@code keyBytes}, hashing to {@code anchorHash}); the anchor is created when missing, {@link Entry#complete}
+     * as {@code completeIfNew} says.
      */
-    Entry insertMember(StateColumn column, byte[] key, int hash, Object namespace, byte[] keyBytes, int anchorHash) {
+    Entry insertMember(StateColumn column, byte[] key, int hash, Object namespace, byte[] keyBytes, int anchorHash,
+            boolean completeIfNew) {
         Entry e = insert(column, key, hash, null);
         e.namespace = namespace;
         Entry anchor = find(column, keyBytes, keyBytes.length, anchorHash);
         if (anchor == null) {
             anchor = insert(column, keyBytes, anchorHash, e);
+            anchor.complete = completeIfNew;
         }
         e.anchor = anchor;
         e.next = anchor.next;
@@ -177,8 +183,9 @@ final class StateCache {
         if (size == 0) {
             return;
         }
-        for (Entry e : pool) {
-            if (e != null && e.column != null && e.dirty) {
+        for (int i = 0; i < allocated; i++) {
+            Entry e = pool[i];
+            if (e.column != null && e.dirty) {
                 writeBack(e);
             }
         }
@@ -194,13 +201,11 @@ final class StateCache {
     /** Drops every entry without writing anything back. */
     void clear() {
         Arrays.fill(table, 0);
-        freeCount = 0;
-        for (int i = capacity - 1; i >= 0; i--) {
-            if (pool[i] != null) {
-                reset(pool[i]);
-            }
-            free[freeCount++] = i;
+        for (int i = 0; i < allocated; i++) {
+            reset(pool[i]);
         }
+        allocated = 0;
+        freeCount = 0;
         size = 0;
         hand = 0;
     }
@@ -212,15 +217,25 @@ final class StateCache {
     }
 
     private Entry insert(StateColumn column, byte[] key, int hash, Entry keep) {
-        if (freeCount == 0) {
+        if (size == capacity) {
             evict(keep);
         }
-        int index = free[--freeCount];
-        Entry e = pool[index];
-        if (e == null) {
-            e = new Entry();
-            pool[index] = e;
+        if ((size + 1) * 2 > table.length) {
+            growTable();
         }
+        int index;
+        if (freeCount > 0) {
+            index = free[--freeCount];
+        } else {
+            index = allocated++;
+            if (index == pool.length) {
+                pool = Arrays.copyOf(pool, Math.min(capacity, pool.length * 2));
+            }
+            if (pool[index] == null) {
+                pool[index] = new Entry();
+            }
+        }
+        Entry e = pool[index];
         e.column = column;
         e.key = key;
         e.hash = hash;
@@ -231,6 +246,7 @@ final class StateCache {
             slot = (slot + 1) & mask;
         }
         table[slot] = index + 1;
+        hashes[slot] = hash;
         size++;
         return e;
     }
@@ -246,9 +262,9 @@ final class StateCache {
         int evicted = 0;
         for (int visited = 0; evicted < evictBatch && (evicted == 0 || visited < 3 * capacity); visited++) {
             int index = hand;
-            hand = hand + 1 == capacity ? 0 : hand + 1;
+            hand = hand + 1 == allocated ? 0 : hand + 1;
             Entry e = pool[index];
-            if (e == null || e.column == null || e == keep || e.members > 0) {
+            if (e.column == null || e == keep || e.members > 0) {
                 continue;
             }
             if (visited < 2 * capacity) {
@@ -265,6 +281,9 @@ final class StateCache {
             }
             unlink(index);
             release(e);
+            if (freeCount == free.length) {
+                free = Arrays.copyOf(free, free.length * 2);
+            }
             free[freeCount++] = index;
             evicted++;
         }
@@ -297,6 +316,24 @@ final class StateCache {
         }
     }
 
+    /** Doubles the table and re-inserts every cached entry. */
+    private void growTable() {
+        table = new int[table.length * 2];
+        hashes = new int[table.length];
+        mask = table.length - 1;
+        for (int i = 0; i < allocated; i++) {
+            Entry e = pool[i];
+            if (e.column != null) {
+                int slot = e.hash & mask;
+                while (table[slot] != 0) {
+                    slot = (slot + 1) & mask;
+                }
+                table[slot] = i + 1;
+                hashes[slot] = e.hash;
+            }
+        }
+    }
+
     /** Removes a pool index from the table, shifting later entries of its probe run back. */
     private void unlink(int index) {
         int slot = pool[index].hash & mask;
@@ -305,10 +342,11 @@ final class StateCache {
         }
         int hole = slot;
         for (int next = (hole + 1) & mask; table[next] != 0; next = (next + 1) & mask) {
-            int home = pool[table[next] - 1].hash & mask;
+            int home = hashes[next] & mask;
             boolean movable = hole <= next ? home <= hole || home > next : home <= hole && home > next;
             if (movable) {
                 table[hole] = table[next];
+                hashes[hole] = hashes[next];
                 hole = next;
             }
         }
@@ -316,10 +354,13 @@ final class StateCache {
         size--;
     }
 
-    /** Frees an entry; a member leaves its anchor's chain. */
+    /** Frees an entry; a member leaves its anchor's chain (which is then incomplete if RocksDB holds the member). */
     private static void release(Entry e) {
         Entry anchor = e.anchor;
         if (anchor != null) {
+            if (e.stored) {
+                anchor.complete = false;
+            }
             if (e.previous == null) {
                 anchor.next = e.next;
             } else {
@@ -346,6 +387,7 @@ final class StateCache {
         e.previous = null;
         e.next = null;
         e.members = 0;
+        e.complete = false;
         e.seen = 0;
     }
 }

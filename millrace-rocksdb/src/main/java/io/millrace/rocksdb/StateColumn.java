@@ -443,6 +443,19 @@ final class StateColumn {
         }
     }
 
+    /** Whether RocksDB holds any row of the current key (live or not), without the state cache: one seek. */
+    boolean anyStoredRow() {
+        byte[] prefix = backend.requireKeyBytes(this);
+        try (RocksIterator it = bytes.scan()) {
+            it.seek(prefix);
+            if (it.isValid()) {
+                return startsWith(it.key(), prefix);
+            }
+            bytes.checkStatus(it);
+            return false;
+        }
+    }
+
     /** The sub key (namespace or map key) of a row key of the current key. */
     Object subKey(byte[] rowKey) {
         int p = backend.requireKeyBytes(this).length;

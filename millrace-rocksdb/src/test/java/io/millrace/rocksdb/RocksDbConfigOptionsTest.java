@@ -43,7 +43,7 @@ class RocksDbConfigOptionsTest {
 
     @Test
     void cacheEntriesKey_becomesAStateBackendOption_andATooSmallCacheIsRefusedNamingTheKey() {
-        assertThat(ConfigOptions.find("state.rocksdb.cache.entries").defaultText()).isEqualTo("16384");
+        assertThat(ConfigOptions.find("state.rocksdb.cache.entries").defaultText()).isEqualTo("65536");
         PipelineConfig config = ConfigOptions.apply(PipelineConfig.defaults(),
                 ConfigValues.parse(List.of("state.rocksdb.cache.entries: 50000"), "job.conf"));
         assertThat(RocksDbStateBackendProvider.configFrom(config.stateBackendOptions()).cacheEntries()).isEqualTo(50_000);

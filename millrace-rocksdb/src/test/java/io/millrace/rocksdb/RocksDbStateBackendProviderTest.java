@@ -49,8 +49,8 @@ class RocksDbStateBackendProviderTest {
     }
 
     @Test
-    void cacheEntries_defaultToSixteenThousand_zeroTurnsTheCacheOff_andOutOfRangeValuesFailNamingTheOption() {
-        assertThat(RocksDbConfig.defaults().cacheEntries()).isEqualTo(16_384);
+    void cacheEntries_defaultTo65536_zeroTurnsTheCacheOff_andOutOfRangeValuesFailNamingTheOption() {
+        assertThat(RocksDbConfig.defaults().cacheEntries()).isEqualTo(65_536);
         assertThat(RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.CACHE_ENTRIES_OPTION, "100_000")).cacheEntries())
                 .isEqualTo(100_000);
         assertThat(RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.CACHE_ENTRIES_OPTION, "0")).cacheEntries()).isZero();
