@@ -37,9 +37,11 @@ import org.rocksdb.WriteBatch;
  * layers: a {@link RocksDbStore} of bytes (one RocksDB instance in its own directory, one column family
  * per state or timer service), {@link StateColumn}s that add serialization, key-group-prefixed row keys
  * and TTL, and typed state objects on top. {@link #setCurrentKey} serializes the key once, prefixed by
- * its key group; every access then uses those bytes.
+ * its key group; every access then uses those bytes. Value, reducing, aggregating and namespaced state go
+ * through a {@link StateCache} of deserialized values ({@link RocksDbConfig#cacheEntries}), which every
+ * snapshot and whole-state scan flushes first; list appends are RocksDB merges.
  *
- * <p>Checkpoints: {@link #snapshot} flushes the namespaced write-back caches and takes a RocksDB snapshot
+ * <p>Checkpoints: {@link #snapshot} flushes the write-back caches (state cache, timers) and takes a RocksDB snapshot
  * (a short pause); the rows are copied per key group on the writer thread ({@link RocksDbSnapshot},
  * format in {@link KeyGroupRows}). {@link #restoreKeyGroup} writes a section's rows straight into the
  * column families ({@link RestoredRows}); a state restored before the operator creates it by name keeps

@@ -19,7 +19,10 @@ import org.rocksdb.RocksIterator;
  * so the rows of a key, and of a key group, are one contiguous byte range. A row value is
  * {@code [expiry: 8 bytes]} (TTL states only) followed by the serialized value. Accesses are for the
  * backend's current key. Expired rows are never returned: a read deletes them, and an incremental
- * sweep with a persistent cursor deletes those nobody reads. Task thread only.
+ * sweep with a persistent cursor deletes those nobody reads. The single-row accesses of value, reducing
+ * and aggregating state go through the backend's {@link StateCache} when it has one (the cached entry
+ * holds the value object and its expiry); the sweep works on the stored rows, which never hold a newer
+ * value than the cache. Task thread only.
  */
 final class StateColumn {
     /** Accesses of a TTL state between two small sweeps, and the rows such a sweep visits. */
