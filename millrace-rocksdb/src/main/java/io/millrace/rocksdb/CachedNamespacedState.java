@@ -128,11 +128,12 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         ByteWriter k = column.rowKey(namespace);
         int hash = StateCache.hash(StateCache.hashBytes(k.buffer(), k.size()), column);
         StateCache.Entry e = cache.find(column, k.buffer(), k.size(), hash);
+        byte[] keyBytes = backend.currentKeyBytes();
         if (e != null) {
+            e.anchor.key = keyBytes;
             return e;
         }
         byte[] key = Arrays.copyOf(k.buffer(), k.size());
-        byte[] keyBytes = backend.currentKeyBytes();
         StateCache.Entry anchor = cache.anchor(column, keyBytes, anchorHash());
         boolean complete = anchor != null ? anchor.complete : !column.anyStoredRow();
         Object value = load && !complete ? column.readStored(key) : null;

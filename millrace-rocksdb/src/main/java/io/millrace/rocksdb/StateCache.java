@@ -31,7 +31,11 @@ final class StateCache {
     /** One cached row; {@code column == null} while the entry is free. */
     static final class Entry {
         StateColumn column;
-        /** The row key; never changed while cached (for single-row states and anchors: the backend's key bytes). */
+        /**
+         * The row key, whose bytes never change while cached. For single-row states and anchors it is the
+         * backend's key bytes, and the states replace it by the current key's array (equal bytes) when they
+         * use the entry, so that the entries of the current key are recognized by reference.
+         */
         byte[] key;
         int hash;
         /** The value, or null: absent in RocksDB, deleted, or expired. */
@@ -158,6 +162,7 @@ final class StateCache {
             anchor = insert(column, keyBytes, anchorHash, e);
             anchor.complete = completeIfNew;
         }
+        anchor.key = keyBytes;
         e.anchor = anchor;
         e.next = anchor.next;
         if (anchor.next != null) {
@@ -168,9 +173,13 @@ final class StateCache {
         return e;
     }
 
-    /** The anchor of a namespaced state's key, or null when none of its rows is cached. */
+    /** The anchor of a namespaced state's key (the current key's bytes), or null when none of its rows is cached. */
     Entry anchor(StateColumn column, byte[] keyBytes, int anchorHash) {
-        return find(column, keyBytes, keyBytes.length, anchorHash);
+        Entry anchor = find(column, keyBytes, keyBytes.length, anchorHash);
+        if (anchor != null) {
+            anchor.key = keyBytes;
+        }
+        return anchor;
     }
 
     /** A new visit number for {@link Entry#seen}. */

@@ -198,6 +198,7 @@ final class StateColumn {
         int hash = StateCache.hash(backend.currentKeyHash(), this);
         StateCache.Entry e = cache.find(this, key, key.length, hash);
         if (e != null) {
+            e.key = key;
             return e;
         }
         byte[] row = load ? bytes.get(key) : null;

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seeded random operations on every kind of state, on a RocksDB backend with a tiny state cache (so entries
- * are evicted and written back all the time) and on the heap backend side by side, with snapshots and
- * restores into fresh backends in between (RocksDB alternately full and incremental): every observation
- * must be equal.
+ * are evicted and written back all the time), or with the cache off, and on the heap backend side by side,
+ * with snapshots and restores into fresh backends in between (RocksDB alternately full and incremental):
+ * every observation must be equal.
  */
 class RocksDbCacheModelTest {
     private static final KeyGroupRange ALL = new KeyGroupRange(0, 127);
@@ -45,6 +45,7 @@ class RocksDbCacheModelTest {
 
     private final ManualClock clock = new ManualClock(1_000);
     private final List<KeyedStateBackend> open = new ArrayList<>();
+    private int cacheEntries = StateCache.MIN_ENTRIES;
 
     @AfterEach
     void closeAll() {
@@ -105,10 +106,11 @@ class RocksDbCacheModelTest {
     }
 
     @Test
-    void randomOperations_onATinyCache_matchTheHeapBackend_acrossFullAndIncrementalRestores() throws Exception {
+    void randomOperations_onATinyCacheOrNone_matchTheHeapBackend_acrossFullAndIncrementalRestores() throws Exception {
         LocalCheckpointStorage storage = new LocalCheckpointStorage(base.resolve("checkpoints"));
         for (long seed = 1; seed <= 3; seed++) {
             Random random = new Random(seed);
+            cacheEntries = seed == 3 ? 0 : StateCache.MIN_ENTRIES;
             States rocks = new States(rocksDb());
             States heap = new States(heap());
             for (int op = 0; op < 6_000; op++) {
@@ -120,7 +122,7 @@ class RocksDbCacheModelTest {
                 if (kind == 20) {
                     clock.set(clock.millis() + x % 7);
                 }
-                assertThat(apply(rocks, kind, x)).as("seed %d, op %d, kind %d, key %d", seed, op, kind, key)
+                assertThat(apply(rocks, kind, x)).as("seed %d (cache %d), op %d, kind %d, key %d", seed, cacheEntries, op, kind, key)
                         .isEqualTo(apply(heap, kind, x));
                 if (op % 1_000 == 999) {
                     rocks.backend.setCurrentKey(null);
@@ -200,7 +202,7 @@ class RocksDbCacheModelTest {
 
     private RocksDbKeyedStateBackend rocksDb() {
         RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", ALL, 128, clock,
-                TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")).withCacheEntries(StateCache.MIN_ENTRIES));
+                TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")).withCacheEntries(cacheEntries));
         open.add(b);
         return b;
     }
