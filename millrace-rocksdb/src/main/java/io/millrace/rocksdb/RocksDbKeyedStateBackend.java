@@ -606,7 +606,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
         checkSchema(name);
-        boolean cached = cache != null && !multiRow && !kind.equals("list");
+        boolean cached = cache != null && !multiRow && !(kind.equals("list") && ttl.enabled());
         StateColumn column = new StateColumn(name, kind, states.size(), multiRow, ttl, this, stateColumn(name), cached ? cache : null);
         store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
         restored.claimState(column);

@@ -299,6 +299,10 @@ final class StateCache {
         commit();
     }
 
+    /**
+     * Adds an entry's row to the batch: a put of its value, a delete when it has none (skipped when RocksDB
+     * holds no row), or for {@link StateColumn.Appends} a merge of the elements appended since (then cleared).
+     */
     private void writeBack(Entry e) {
         byte[] row = e.column.encodeRow(e.value, e.expiry);
         e.dirty = false;
@@ -308,6 +312,9 @@ final class StateCache {
         try {
             if (row == null) {
                 batch.delete(e.column.bytes().handle(), e.key);
+            } else if (e.value instanceof StateColumn.Appends a) {
+                batch.merge(e.column.bytes().handle(), e.key, row);
+                a.elements.clear();
             } else {
                 batch.put(e.column.bytes().handle(), e.key, row);
             }

@@ -208,7 +208,7 @@ final class StateColumn {
             return e;
         }
         if (ttlMillis == 0) {
-            e.value = values.read(reader.reset(row, 0, row.length));
+            e.value = decodeRow(row, 0);
             return e;
         }
         long expiry = expiry(row);
@@ -217,8 +217,16 @@ final class StateColumn {
             return e;
         }
         e.expiry = expiry;
-        e.value = values.read(reader.reset(row, 8, row.length - 8));
+        e.value = decodeRow(row, 8);
         return e;
+    }
+
+    /**
+     * The cached value of a list row that was appended to without being read: the elements appended since
+     * it was last written back (as a merge). Reading the list reads the row and adds them.
+     */
+    static final class Appends {
+        final ArrayList<Object> elements = new ArrayList<>();
     }
 
     /**
@@ -234,21 +242,47 @@ final class StateColumn {
         if (ttlMillis != 0) {
             v.writeLong(expiry);
         }
-        serialize(value, v);
+        if (value instanceof Appends a) {
+            writeElements(a.elements, v);
+        } else if (list) {
+            writeElements((List<?>) value, v);
+        } else {
+            serialize(value, v);
+        }
         return v.toByteArray();
     }
 
     // ---- list states: one row per key in the list format
 
-    /** The current key's list (a new mutable list), or null when absent or expired; see {@link #get(boolean)}. */
+    /**
+     * The current key's list, or null when absent or expired; see {@link #get(boolean)}. With the cache, the
+     * cached list itself (appends not read yet are read and added first); otherwise a new list.
+     */
     @SuppressWarnings("unchecked")
     ArrayList<Object> getList(boolean forWrite) {
-        return (ArrayList<Object>) get(forWrite);
+        if (cache == null) {
+            return (ArrayList<Object>) get(forWrite);
+        }
+        byte[] key = backend.requireKeyBytes(this);
+        StateCache.Entry e = cached(key, true);
+        if (e.value instanceof Appends a) {
+            byte[] row = bytes.get(key);
+            ArrayList<Object> all = row == null ? new ArrayList<>() : readList(row, 0);
+            all.addAll(a.elements);
+            e.value = all;
+        }
+        return (ArrayList<Object>) e.value;
     }
 
     /** Replaces the current key's list by {@code elements} (not empty). */
     void putList(List<?> elements) {
         byte[] key = backend.requireKeyBytes(this);
+        if (cache != null) {
+            StateCache.Entry e = cached(key, false);
+            e.value = new ArrayList<>(elements);
+            e.dirty = true;
+            return;
+        }
         ByteWriter v = backend.valueScratch();
         v.reset();
         if (ttlMillis != 0) {
@@ -266,6 +300,10 @@ final class StateColumn {
      */
     void appendList(List<?> elements) {
         byte[] key = backend.requireKeyBytes(this);
+        if (cache != null) {
+            appendCached(key, elements);
+            return;
+        }
         if (ttlMillis != 0) {
             ArrayList<Object> current = getList(true);
             if (current == null) {
@@ -280,6 +318,30 @@ final class StateColumn {
         v.reset();
         writeElements(elements, v);
         bytes.merge(key, v.buffer(), v.size());
+    }
+
+    /**
+     * Appends to the cached list; a list not cached gets an entry of {@link Appends}, so that appending still
+     * reads nothing (the write-back merges them). An entry with no value is a known empty list.
+     */
+    @SuppressWarnings("unchecked")
+    private void appendCached(byte[] key, List<?> elements) {
+        int hash = StateCache.hash(backend.currentKeyHash(), this);
+        StateCache.Entry e = cache.find(this, key, key.length, hash);
+        if (e == null) {
+            e = cache.insert(this, key, hash);
+            e.value = new Appends();
+        } else {
+            e.key = key;
+        }
+        if (e.value == null) {
+            e.value = new ArrayList<>(elements);
+        } else if (e.value instanceof Appends a) {
+            a.elements.addAll(elements);
+        } else {
+            ((ArrayList<Object>) e.value).addAll(elements);
+        }
+        e.dirty = true;
     }
 
     private void writeElements(List<?> elements, ByteWriter out) {

@@ -33,7 +33,12 @@ class RocksDbListStateTest {
     }
 
     private RocksDbKeyedStateBackend backend(KeyGroupRange range) {
-        RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", range, 128, clock, TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")));
+        return backend(range, RocksDbConfig.DEFAULT_CACHE_ENTRIES);
+    }
+
+    private RocksDbKeyedStateBackend backend(KeyGroupRange range, int cacheEntries) {
+        RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", range, 128, clock,
+                TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")).withCacheEntries(cacheEntries));
         open.add(b);
         return b;
     }
@@ -111,8 +116,47 @@ class RocksDbListStateTest {
     }
 
     @Test
-    void aRowWrittenAsOneSerializedList_beforeAppendsWereMerges_isReadAndAppendedTo() {
+    void appendsToListsOutsideATinyCache_areMergedOnEviction_andReadBackInOrder() {
+        RocksDbKeyedStateBackend b = backend(ALL, StateCache.MIN_ENTRIES);
+        ListState<Reading> state = readings(b);
+        for (int i = 0; i < 2_000; i++) {
+            b.setCurrentKey(i % 40);
+            state.add(new Reading("s", i));
+            if (i % 250 == 0) {
+                b.flush();
+            }
+        }
+        assertThat(b.cache().writeBacks()).isGreaterThan(1_000);
+        for (int k = 0; k < 40; k++) {
+            b.setCurrentKey(k);
+            List<Reading> expected = new ArrayList<>();
+            for (int i = k; i < 2_000; i += 40) {
+                expected.add(new Reading("s", i));
+            }
+            assertThat(listOf(state)).as("key %d", k).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void appendsOfAListNeverRead_acrossSeveralFlushes_areEachWrittenOnce() throws Exception {
         RocksDbKeyedStateBackend b = backend(ALL);
+        ListState<Reading> state = readings(b);
+        b.setCurrentKey("press");
+        for (int i = 0; i < 3; i++) {
+            state.add(new Reading("s", i));
+            b.flush();
+        }
+        RocksDbKeyedStateBackend direct = backend(ALL, 0);
+        SnapshotBytes.take(b).restoreInto(direct);
+        ListState<Reading> restored = readings(direct);
+        direct.setCurrentKey("press");
+        assertThat(listOf(restored)).containsExactly(new Reading("s", 0), new Reading("s", 1), new Reading("s", 2));
+        assertThat(listOf(state)).containsExactly(new Reading("s", 0), new Reading("s", 1), new Reading("s", 2));
+    }
+
+    @Test
+    void aRowWrittenAsOneSerializedList_beforeAppendsWereMerges_isReadAndAppendedTo() {
+        RocksDbKeyedStateBackend b = backend(ALL, 0);
         ListState<Reading> state = readings(b);
         b.setCurrentKey("press");
         StateColumn column = b.createdState("readings");
