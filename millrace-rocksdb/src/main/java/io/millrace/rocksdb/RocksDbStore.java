@@ -54,7 +54,7 @@ final class RocksDbStore implements AutoCloseable {
     private final Path directory;
     private final SharedMemory memory;
     private final BloomFilter filter;
-    /** Concatenates merge operands with no delimiter: list appends ({@link StateColumn#LIST_ELEMENT}). */
+    /** Concatenates merge operands with no delimiter: list appends ({@link ListRows}). */
     private final StringAppendOperator concatenation;
     private final ColumnFamilyOptions columnOptions;
     private final DBOptions dbOptions;

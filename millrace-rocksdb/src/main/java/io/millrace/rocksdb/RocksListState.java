@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * List state: one row per key holding the whole list, never an empty one, in the list row format of
- * {@link StateColumn#LIST_ELEMENT}. Without TTL the list goes through the state cache: adding to a cached
+ * {@link ListRows}. Without TTL the list goes through the state cache: adding to a cached
  * list adds to it, adding to one not cached collects the elements for one RocksDB merge at write-back (no
  * read), and {@link #get()} is a read-only view of the cached list. With TTL (or the cache off) adding is a
  * merge without TTL and a read and rewrite with it (the row's expiry is renewed), and {@link #get()} decodes

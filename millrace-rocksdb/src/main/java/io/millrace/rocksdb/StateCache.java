@@ -7,8 +7,8 @@ import org.rocksdb.WriteBatch;
 /**
  * A write-back cache of deserialized values in front of RocksDB, one per backend, like the caching layer of
  * Kafka Streams: a bounded table from (state, row key) to the value object, its expiry (TTL states) and a
- * dirty flag, for the single-row states (value, reducing, aggregating) and the rows of namespaced states
- * (window contents). Reads are served from it (a miss reads RocksDB once and caches the value, or its
+ * dirty flag, for the single-row states (value, reducing, aggregating, list without TTL) and the rows of
+ * namespaced states (window contents). Reads are served from it (a miss reads RocksDB once and caches the value, or its
  * absence); writes and deletes only change the entry and mark it dirty. When the table is full, a CLOCK
  * sweep evicts a batch of the entries not used since its last pass, and the dirty ones among them reach
  * RocksDB in one {@link WriteBatch}. {@link #flush} writes every dirty entry back, keeping the entries: the
@@ -301,7 +301,7 @@ final class StateCache {
 
     /**
      * Adds an entry's row to the batch: a put of its value, a delete when it has none (skipped when RocksDB
-     * holds no row), or for {@link StateColumn.Appends} a merge of the elements appended since (then cleared).
+     * holds no row), or for {@link ListRows.Appends} a merge of the elements appended since (then cleared).
      */
     private void writeBack(Entry e) {
         byte[] row = e.column.encodeRow(e.value, e.expiry);
@@ -312,7 +312,7 @@ final class StateCache {
         try {
             if (row == null) {
                 batch.delete(e.column.bytes().handle(), e.key);
-            } else if (e.value instanceof StateColumn.Appends a) {
+            } else if (e.value instanceof ListRows.Appends a) {
                 batch.merge(e.column.bytes().handle(), e.key, row);
                 a.elements.clear();
             } else {

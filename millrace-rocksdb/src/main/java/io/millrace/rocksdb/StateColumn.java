@@ -6,7 +6,6 @@ import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -19,10 +18,10 @@ import org.rocksdb.RocksIterator;
  * so the rows of a key, and of a key group, are one contiguous byte range. A row value is
  * {@code [expiry: 8 bytes]} (TTL states only) followed by the serialized value. Accesses are for the
  * backend's current key. Expired rows are never returned: a read deletes them, and an incremental
- * sweep with a persistent cursor deletes those nobody reads. The single-row accesses of value, reducing
- * and aggregating state go through the backend's {@link StateCache} when it has one (the cached entry
- * holds the value object and its expiry); the sweep works on the stored rows, which never hold a newer
- * value than the cache. Task thread only.
+ * sweep with a persistent cursor deletes those nobody reads. The single-row accesses of value, reducing,
+ * aggregating and list state (lists without TTL) go through the backend's {@link StateCache} when it has
+ * one (the cached entry holds the value object and its expiry); the sweep works on the stored rows, which
+ * never hold a newer value than the cache. Task thread only.
  */
 final class StateColumn {
     /** Accesses of a TTL state between two small sweeps, and the rows such a sweep visits. */
@@ -31,21 +30,13 @@ final class StateColumn {
     /** How many times its row budget a sweep may visit while most rows it meets are expired. */
     static final int MAX_SWEEP_BATCHES = 16;
 
-    /**
-     * Marks each element of a list row: a list row is {@code [expiry: 8 bytes, TTL only]} then, in rows
-     * written before list appends were merges, one serialized list, then {@code [LIST_ELEMENT][element]} per
-     * element, so that appending is a RocksDB merge (byte concatenation) with no read. No value encoding
-     * starts with this byte.
-     */
-    static final int LIST_ELEMENT = 0xFF;
-
     final String name;
     final String kind;
     /** Unique among the backend's states; part of the cache's hash. */
     final int id;
     /** Whether a key has many rows (map entries, namespaces) rather than one. */
     final boolean multiRow;
-    /** List state: rows in the list format (see {@link #LIST_ELEMENT}). */
+    /** List state: rows in the list format of {@link ListRows}. */
     final boolean list;
     private final RocksDbKeyedStateBackend backend;
     /** The backend's write-back cache for this single-row state, or null when its rows are read and written directly. */
@@ -65,7 +56,7 @@ final class StateColumn {
     private long passMinExpiry = Long.MAX_VALUE;
     private long writtenMinExpiry = Long.MAX_VALUE;
 
-    /** {@code cache}: null, or the backend's cache when this is a single-row state other than a list. */
+    /** {@code cache}: null, or the backend's cache for a single-row state (a list only without TTL). */
     StateColumn(String name, String kind, int id, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend,
             BytesColumn bytes, StateCache cache) {
         this.name = name;
@@ -221,13 +212,6 @@ final class StateColumn {
         return e;
     }
 
-    /**
-     * The cached value of a list row that was appended to without being read: the elements appended since
-     * it was last written back (as a merge). Reading the list reads the row and adds them.
-     */
-    static final class Appends {
-        final ArrayList<Object> elements = new ArrayList<>();
-    }
 
     /**
      * The row value a cache entry writes back: {@code [expiry][value]} as {@link #put} without the cache
@@ -242,10 +226,10 @@ final class StateColumn {
         if (ttlMillis != 0) {
             v.writeLong(expiry);
         }
-        if (value instanceof Appends a) {
-            writeElements(a.elements, v);
+        if (value instanceof ListRows.Appends a) {
+            ListRows.write(a.elements, v, this);
         } else if (list) {
-            writeElements((List<?>) value, v);
+            ListRows.write((List<?>) value, v, this);
         } else {
             serialize(value, v);
         }
@@ -265,9 +249,9 @@ final class StateColumn {
         }
         byte[] key = backend.requireKeyBytes(this);
         StateCache.Entry e = cached(key, true);
-        if (e.value instanceof Appends a) {
+        if (e.value instanceof ListRows.Appends a) {
             byte[] row = bytes.get(key);
-            ArrayList<Object> all = row == null ? new ArrayList<>() : readList(row, 0);
+            ArrayList<Object> all = row == null ? new ArrayList<>() : ListRows.read(row, 0, reader, this);
             all.addAll(a.elements);
             e.value = all;
         }
@@ -290,13 +274,14 @@ final class StateColumn {
             onTtlAccess(now);
             v.writeLong(expiryFrom(now));
         }
-        writeElements(elements, v);
+        ListRows.write(elements, v, this);
         bytes.put(key, 0, key.length, v.buffer(), 0, v.size());
     }
 
     /**
-     * Appends elements to the current key's list: without TTL one RocksDB merge of their encodings, no read;
-     * with TTL (the row's expiry is renewed) a read and a write of the whole list.
+     * Appends elements to the current key's list, reading nothing unless the list has TTL: through the cache
+     * when there is one, else one RocksDB merge of their encodings; with TTL (the row's expiry is renewed) a
+     * read and a write of the whole list.
      */
     void appendList(List<?> elements) {
         byte[] key = backend.requireKeyBytes(this);
@@ -316,12 +301,12 @@ final class StateColumn {
         }
         ByteWriter v = backend.valueScratch();
         v.reset();
-        writeElements(elements, v);
+        ListRows.write(elements, v, this);
         bytes.merge(key, v.buffer(), v.size());
     }
 
     /**
-     * Appends to the cached list; a list not cached gets an entry of {@link Appends}, so that appending still
+     * Appends to the cached list; a list not cached gets an entry of {@link ListRows.Appends}, so that appending still
      * reads nothing (the write-back merges them). An entry with no value is a known empty list.
      */
     @SuppressWarnings("unchecked")
@@ -330,42 +315,18 @@ final class StateColumn {
         StateCache.Entry e = cache.find(this, key, key.length, hash);
         if (e == null) {
             e = cache.insert(this, key, hash);
-            e.value = new Appends();
+            e.value = new ListRows.Appends();
         } else {
             e.key = key;
         }
         if (e.value == null) {
             e.value = new ArrayList<>(elements);
-        } else if (e.value instanceof Appends a) {
+        } else if (e.value instanceof ListRows.Appends a) {
             a.elements.addAll(elements);
         } else {
             ((ArrayList<Object>) e.value).addAll(elements);
         }
         e.dirty = true;
-    }
-
-    private void writeElements(List<?> elements, ByteWriter out) {
-        for (int i = 0; i < elements.size(); i++) {
-            out.writeByte(LIST_ELEMENT);
-            serialize(elements.get(i), out);
-        }
-    }
-
-    /** Reads a list row's elements from {@code start}: an old-format serialized list first, if any. */
-    private ArrayList<Object> readList(byte[] row, int start) {
-        ArrayList<Object> out = new ArrayList<>();
-        ByteReader r = reader.reset(row, start, row.length - start);
-        if (start < row.length && (row[start] & 0xFF) != LIST_ELEMENT) {
-            out.addAll((Collection<?>) values.read(r));
-        }
-        while (r.hasRemaining()) {
-            int marker = r.readUnsignedByte();
-            if (marker != LIST_ELEMENT) {
-                throw new IllegalStateException("list state '" + name + "': corrupt row, element marker " + marker);
-            }
-            out.add(values.read(r));
-        }
-        return out;
     }
 
     // ---- multi-row states: the current key's rows by sub key
@@ -389,6 +350,11 @@ final class StateColumn {
     byte[] getEncoded(Object subKey) {
         ByteWriter k = rowKey(subKey);
         return bytes.get(k.buffer(), 0, k.size());
+    }
+
+    /** Reads one value (or list element) of this state. */
+    Object readValue(ByteReader in) {
+        return values.read(in);
     }
 
     /** The value of an encoding from {@link #getEncoded} or {@link #encode}. */
@@ -674,7 +640,7 @@ final class StateColumn {
 
     /** The value of a row from {@code start} (after the expiry): a list for list states. */
     private Object decodeRow(byte[] row, int start) {
-        return list ? readList(row, start) : values.read(reader.reset(row, start, row.length - start));
+        return list ? ListRows.read(row, start, reader, this) : values.read(reader.reset(row, start, row.length - start));
     }
 
     private void writeRow(byte[] key, int offset, int length, Object value) {
@@ -689,7 +655,8 @@ final class StateColumn {
         bytes.put(key, offset, length, v.buffer(), 0, v.size());
     }
 
-    private void serialize(Object value, ByteWriter out) {
+    /** Writes a value (or list element) of this state; fails naming the state when the serializer refuses it. */
+    void serialize(Object value, ByteWriter out) {
         try {
             values.write(value, out);
         } catch (IllegalArgumentException e) {

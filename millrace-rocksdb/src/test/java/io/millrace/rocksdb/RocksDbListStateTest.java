@@ -161,7 +161,7 @@ class RocksDbListStateTest {
         b.setCurrentKey("press");
         StateColumn column = b.createdState("readings");
         byte[] oldFormat = column.encode(new ArrayList<>(List.of(new Reading("a", 1), new Reading("b", 2))));
-        assertThat(oldFormat[0] & 0xFF).isNotEqualTo(StateColumn.LIST_ELEMENT);
+        assertThat(oldFormat[0] & 0xFF).isNotEqualTo(ListRows.ELEMENT);
         b.stateColumn("readings").put(b.currentKeyBytes(), oldFormat);
 
         assertThat(listOf(state)).containsExactly(new Reading("a", 1), new Reading("b", 2));
