@@ -32,7 +32,7 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
     public V get(N namespace) {
         StateCache.Entry e = entry(namespace, true);
         if (e.value != null) {
-            e.dirty = true;
+            cache.markDirty(e);
         }
         return (V) e.value;
     }
@@ -46,14 +46,14 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         }
         StateCache.Entry e = entry(namespace, false);
         e.value = value;
-        e.dirty = true;
+        cache.markDirty(e);
     }
 
     @Override
     public void remove(N namespace) {
         StateCache.Entry e = entry(namespace, false);
         e.value = null;
-        e.dirty = true;
+        cache.markDirty(e);
     }
 
     /** Visits every namespace of the current key; cached values are handed out as the same objects. */
@@ -114,7 +114,7 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         anchor.complete = true;
         for (StateCache.Entry m = anchor.next; m != null; m = m.next) {
             m.value = null;
-            m.dirty = false;
+            cache.markClean(m);
             m.stored = false;
         }
     }

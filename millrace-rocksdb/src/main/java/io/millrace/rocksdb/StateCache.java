@@ -64,11 +64,22 @@ final class StateCache {
         boolean complete;
         /** The visit ({@link #nextVisit}) that last saw this member in RocksDB. */
         int seen;
+        /** The count of changes ({@link #markDirty}) when this entry last changed. */
+        int changed;
     }
 
     private final RocksDbKeyedStateBackend backend;
     private final int capacity;
     private final int evictBatch;
+    /** Dirty entries past which some are written back ahead of time, so that a snapshot's flush stays short. */
+    private final int dirtyLimit;
+    private final int cleanBatch;
+    private int dirtyCount;
+    /** Dirty entries at which the next write-back ahead of time starts (at least {@link #dirtyLimit}). */
+    private int nextClean;
+    private int cleanHand;
+    /** Changes so far ({@link #markDirty} calls), the clock of {@link Entry#changed}. */
+    private int changes;
     /** Entries by index; indices below {@link #allocated} have been handed out. Grows up to the capacity. */
     private Entry[] pool = new Entry[64];
     private int allocated;
@@ -94,6 +105,9 @@ final class StateCache {
         this.backend = backend;
         this.capacity = capacity;
         this.evictBatch = Math.max(1, Math.min(1024, capacity / 16));
+        this.dirtyLimit = Math.max(1, capacity / 8);
+        this.cleanBatch = Math.max(1, Math.min(1024, dirtyLimit / 4));
+        this.nextClean = dirtyLimit;
     }
 
     /** The hash of a row of {@code column} whose row key hashes to {@code keyHash} ({@link #hashBytes}). */
@@ -118,6 +132,35 @@ final class StateCache {
     /** Entries written to RocksDB so far (evicted or flushed while dirty); for tests and metrics. */
     long writeBacks() {
         return writeBacks;
+    }
+
+    /** Dirty entries now; at most about an eighth of the capacity beyond the current key's. */
+    int dirtyCount() {
+        return dirtyCount;
+    }
+
+    /**
+     * Marks an entry dirty after its value or expiry changed. Past the dirty limit (an eighth of the
+     * capacity), first writes a batch of other keys' dirty entries back ahead of time: a snapshot then
+     * flushes at most about that many, which bounds its pause.
+     */
+    void markDirty(Entry e) {
+        e.changed = ++changes;
+        if (e.dirty) {
+            return;
+        }
+        e.dirty = true;
+        if (++dirtyCount > nextClean) {
+            cleanSome();
+        }
+    }
+
+    /** Marks an entry clean: RocksDB holds what it says (the caller made it so). */
+    void markClean(Entry e) {
+        if (e.dirty) {
+            e.dirty = false;
+            dirtyCount--;
+        }
     }
 
     /** The entry of the row {@code key[0, length)}, marked as used, or null when not cached. */
@@ -217,6 +260,9 @@ final class StateCache {
         freeCount = 0;
         size = 0;
         hand = 0;
+        cleanHand = 0;
+        dirtyCount = 0;
+        nextClean = dirtyLimit;
     }
 
     /** Releases the write batch; the cache is not used afterwards. */
@@ -281,7 +327,7 @@ final class StateCache {
                     e.referenced = false;
                     continue;
                 }
-                if (e.key == current || (e.anchor != null && e.anchor.key == current)) {
+                if (ofKey(e, current)) {
                     continue;
                 }
             }
@@ -300,12 +346,42 @@ final class StateCache {
     }
 
     /**
+     * Writes back up to {@link #cleanBatch} dirty entries of other keys than the current one, in one batch:
+     * first those not changed during the last {@link #dirtyLimit} changes (a hot entry would soon be dirty
+     * again), then, if that pass over the pool found too few, any. Each pass goes on in pool order from
+     * where the last stopped. The next call comes after as many entries more turned dirty, so that dirty
+     * entries of the current key alone cost two passes per batch at most.
+     */
+    private void cleanSome() {
+        byte[] current = backend.currentKeyBytes();
+        int cleaned = 0;
+        for (int pass = 0; pass < 2 && cleaned < cleanBatch; pass++) {
+            for (int visited = 0; visited < allocated && cleaned < cleanBatch; visited++) {
+                Entry e = pool[cleanHand];
+                cleanHand = cleanHand + 1 >= allocated ? 0 : cleanHand + 1;
+                if (e.column != null && e.dirty && !ofKey(e, current) && (pass == 1 || changes - e.changed > dirtyLimit)) {
+                    writeBack(e);
+                    cleaned++;
+                }
+            }
+        }
+        commit();
+        nextClean = Math.max(dirtyLimit, dirtyCount + cleanBatch);
+    }
+
+    /** Whether an entry belongs to the key whose bytes are {@code key} (by reference, see {@link Entry#key}). */
+    private static boolean ofKey(Entry e, byte[] key) {
+        return e.key == key || (e.anchor != null && e.anchor.key == key);
+    }
+
+    /**
      * Adds an entry's row to the batch: a put of its value, a delete when it has none (skipped when RocksDB
      * holds no row), or for {@link ListRows.Appends} a merge of the elements appended since (then cleared).
      */
     private void writeBack(Entry e) {
         byte[] row = e.column.encodeRow(e.value, e.expiry);
         e.dirty = false;
+        dirtyCount--;
         if (row == null && !e.stored) {
             return;
         }
@@ -405,5 +481,6 @@ final class StateCache {
         e.members = 0;
         e.complete = false;
         e.seen = 0;
+        e.changed = 0;
     }
 }

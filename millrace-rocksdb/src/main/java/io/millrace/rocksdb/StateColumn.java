@@ -143,12 +143,12 @@ final class StateColumn {
         onTtlAccess(now);
         if (e.expiry <= now) {
             e.value = null;
-            e.dirty = true;
+            cache.markDirty(e);
             return null;
         }
         if (refreshOnRead && !forWrite) {
             e.expiry = expiryFrom(now);
-            e.dirty = true;
+            cache.markDirty(e);
         }
         return e.value;
     }
@@ -167,7 +167,7 @@ final class StateColumn {
             e.expiry = expiryFrom(now);
         }
         e.value = value;
-        e.dirty = true;
+        cache.markDirty(e);
     }
 
     void delete() {
@@ -178,7 +178,7 @@ final class StateColumn {
         }
         StateCache.Entry e = cached(key, false);
         e.value = null;
-        e.dirty = true;
+        cache.markDirty(e);
     }
 
     /**
@@ -204,7 +204,7 @@ final class StateColumn {
         }
         long expiry = expiry(row);
         if (expiry <= backend.clock.millis()) {
-            e.dirty = true;
+            cache.markDirty(e);
             return e;
         }
         e.expiry = expiry;
@@ -264,7 +264,7 @@ final class StateColumn {
         if (cache != null) {
             StateCache.Entry e = cached(key, false);
             e.value = new ArrayList<>(elements);
-            e.dirty = true;
+            cache.markDirty(e);
             return;
         }
         ByteWriter v = backend.valueScratch();
@@ -326,7 +326,7 @@ final class StateColumn {
         } else {
             ((ArrayList<Object>) e.value).addAll(elements);
         }
-        e.dirty = true;
+        cache.markDirty(e);
     }
 
     // ---- multi-row states: the current key's rows by sub key

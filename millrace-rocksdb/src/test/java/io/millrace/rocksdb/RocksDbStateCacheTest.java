@@ -78,7 +78,7 @@ class RocksDbStateCacheTest {
 
     @Test
     void cachedWrites_reachRocksDbOnlyWhenEvictedOrFlushed_andScansSeeThemAll() {
-        RocksDbKeyedStateBackend b = backend(ALL, 64);
+        RocksDbKeyedStateBackend b = backend(ALL, 1_024);
         ValueState<Integer> counts = counts(b);
         for (int k = 0; k < 40; k++) {
             b.setCurrentKey(k);
@@ -92,13 +92,13 @@ class RocksDbStateCacheTest {
         assertThat(b.entryCount()).isEqualTo(40);
         assertThat(b.cache().writeBacks()).as("flushed for the scans").isEqualTo(40);
 
-        for (int k = 40; k < 400; k++) {
+        for (int k = 40; k < 4_000; k++) {
             b.setCurrentKey(k);
             counts.update(k);
         }
-        assertThat(b.cache().size()).isLessThanOrEqualTo(64);
-        assertThat(b.cache().writeBacks()).isGreaterThanOrEqualTo(400 - 64);
-        for (int k = 0; k < 400; k++) {
+        assertThat(b.cache().size()).isLessThanOrEqualTo(1_024);
+        assertThat(b.cache().writeBacks()).isGreaterThanOrEqualTo(4_000 - 1_024);
+        for (int k = 0; k < 4_000; k++) {
             b.setCurrentKey(k);
             assertThat(counts.value()).isEqualTo(k);
         }
@@ -170,7 +170,7 @@ class RocksDbStateCacheTest {
     @Test
     void dirtyEntries_reachFullAndIncrementalSnapshots_andRestoresAtAnotherParallelism() throws Exception {
         LocalCheckpointStorage storage = new LocalCheckpointStorage(base.resolve("checkpoints"));
-        RocksDbKeyedStateBackend b = backend(ALL, 4_096);
+        RocksDbKeyedStateBackend b = backend(ALL, 65_536);
         ValueState<Integer> counts = counts(b);
         NamespacedState<Long, long[]> windows = b.namespacedState("windows");
         for (int k = 0; k < 1_000; k++) {
@@ -199,6 +199,24 @@ class RocksDbStateCacheTest {
                 assertThat(w.get(k % 3L)).containsExactly(k);
             }
         }
+    }
+
+    @Test
+    void dirtyEntries_stayBelowAnEighthOfTheCache_byWritingOtherKeysBackAheadOfTime() {
+        RocksDbKeyedStateBackend b = backend(ALL, 4_096);
+        ValueState<Integer> counts = counts(b);
+        for (int k = 0; k < 3_000; k++) {
+            b.setCurrentKey(k);
+            counts.update(k);
+            assertThat(b.cache().dirtyCount()).isLessThanOrEqualTo(4_096 / 8 + 4_096 / 32);
+        }
+        assertThat(b.cache().size()).as("nothing evicted").isEqualTo(3_000);
+        assertThat(b.cache().writeBacks()).isGreaterThan(2_000);
+        for (int k = 0; k < 3_000; k++) {
+            b.setCurrentKey(k);
+            assertThat(counts.value()).isEqualTo(k);
+        }
+        assertThat(b.entryCount()).isEqualTo(3_000);
     }
 
     /** Records the fired event-time timers as "key@time". */
