@@ -54,6 +54,15 @@ final class BytesColumn {
         put(key, 0, key.length, value, 0, value.length);
     }
 
+    /** Appends {@code value[0, length)} to the key's value (the column family's merge operator concatenates). */
+    void merge(byte[] key, byte[] value, int length) {
+        try {
+            db().merge(handle, store.writes, key, 0, key.length, value, 0, length);
+        } catch (RocksDBException e) {
+            throw failure("merge into", e);
+        }
+    }
+
     void delete(byte[] key, int offset, int length) {
         try {
             db().delete(handle, store.writes, key, offset, length);

@@ -28,8 +28,15 @@ public final class RocksDbConfigOptions implements ConfigOptionProvider {
             null, "true", "Checkpoints upload only the RocksDB files that are new since the last one; savepoints are always full.",
             (c, v, all) -> c.stateBackendOption(RocksDbConfig.INCREMENTAL_OPTION, v.toString()));
 
+    public static final ConfigOption<Integer> CACHE_ENTRIES = ConfigOption.of(RocksDbConfig.CACHE_ENTRIES_OPTION,
+            ConfigType.of("entries", "0 (off) or a number of entries from " + RocksDbConfig.MIN_CACHE_ENTRIES + " to "
+                    + RocksDbConfig.MAX_CACHE_ENTRIES, v -> RocksDbStateBackendProvider.entries(RocksDbConfig.CACHE_ENTRIES_OPTION, v.trim())),
+            null, String.valueOf(RocksDbConfig.DEFAULT_CACHE_ENTRIES),
+            "Entries of each keyed operator's write-back cache of value, reducing and aggregating state on the JVM heap; 0 = off.",
+            (c, v, all) -> c.stateBackendOption(RocksDbConfig.CACHE_ENTRIES_OPTION, v.toString()));
+
     @Override
     public List<ConfigOption<?>> options() {
-        return List.of(MANAGED_MEMORY, DIRECTORY, INCREMENTAL);
+        return List.of(MANAGED_MEMORY, DIRECTORY, INCREMENTAL, CACHE_ENTRIES);
     }
 }

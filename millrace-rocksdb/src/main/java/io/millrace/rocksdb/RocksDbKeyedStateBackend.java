@@ -23,21 +23,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import org.rocksdb.WriteBatch;
 
 /**
  * Keyed state and timers of one operator subtask in RocksDB, so state can be larger than memory. Three
  * layers: a {@link RocksDbStore} of bytes (one RocksDB instance in its own directory, one column family
  * per state or timer service), {@link StateColumn}s that add serialization, key-group-prefixed row keys
  * and TTL, and typed state objects on top. {@link #setCurrentKey} serializes the key once, prefixed by
- * its key group; every access then uses those bytes.
+ * its key group; every access then uses those bytes. Value, reducing, aggregating and namespaced state go
+ * through a {@link StateCache} of deserialized values ({@link RocksDbConfig#cacheEntries}), which every
+ * snapshot and whole-state scan flushes first; list appends are RocksDB merges.
  *
- * <p>Checkpoints: {@link #snapshot} flushes the namespaced write-back caches and takes a RocksDB snapshot
+ * <p>Checkpoints: {@link #snapshot} flushes the write-back caches (state cache, timers) and takes a RocksDB snapshot
  * (a short pause); the rows are copied per key group on the writer thread ({@link RocksDbSnapshot},
  * format in {@link KeyGroupRows}). {@link #restoreKeyGroup} writes a section's rows straight into the
  * column families ({@link RestoredRows}); a state restored before the operator creates it by name keeps
@@ -90,10 +94,14 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final ByteWriter keyScratch = new ByteWriter(64);
     private final ByteWriter valueScratch = new ByteWriter(256);
     private final ByteWriter keyEncoder = new ByteWriter(64);
+    /** The write-back cache of value, reducing and aggregating states; null when configured off. */
+    private final StateCache cache;
 
     /** The current key and its bytes {@code [key group][key]}; both null when there is none. */
     private Object key;
     private byte[] keyBytes;
+    /** Hash of {@link #keyBytes}, for the cache. */
+    private int keyHash;
     private int keyGroup = -1;
     private boolean closed;
 
@@ -111,6 +119,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         this.config = config;
         this.store = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
                 SharedMemory.acquire(config.managedMemoryBytes()));
+        this.cache = config.cacheEntries() == 0 ? null : new StateCache(this, config.cacheEntries());
         bindSchema();
     }
 
@@ -124,21 +133,39 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      */
     @Override
     public void setCurrentKey(Object newKey) {
+        if (!sameKey(newKey)) {
+            changeKey(newKey, KeyGroups.keyGroupFor(newKey, maxParallelism));
+        }
+    }
+
+    /** Like {@link #setCurrentKey(Object)}, with the key group the caller computed for the key. */
+    @Override
+    public void setCurrentKey(Object newKey, int group) {
+        if (!sameKey(newKey)) {
+            changeKey(newKey, group);
+        }
+    }
+
+    /** Whether {@code newKey} is the current key (then it becomes the current key object); null never is. */
+    private boolean sameKey(Object newKey) {
         if (newKey == key) {
-            return;
+            return true;
         }
         if (newKey == null) {
             flushNamespaced(true);
             key = null;
             keyBytes = null;
             keyGroup = -1;
-            return;
+            return true;
         }
         if (key != null && newKey.equals(key) && newKey.getClass() == key.getClass()) {
             key = newKey;
-            return;
+            return true;
         }
-        int group = KeyGroups.keyGroupFor(newKey, maxParallelism);
+        return false;
+    }
+
+    private void changeKey(Object newKey, int group) {
         if (!range.contains(group)) {
             throw new IllegalArgumentException("key '" + newKey + "' is in key group " + group
                     + ", outside this subtask's key groups " + rangeText(range) + " (maxParallelism " + maxParallelism
@@ -150,6 +177,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         keys.write(newKey, keyEncoder);
         key = newKey;
         keyBytes = keyEncoder.toByteArray();
+        keyHash = Arrays.hashCode(keyBytes);
         keyGroup = group;
     }
 
@@ -182,6 +210,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     @SuppressWarnings("unchecked")
     public <N, V> NamespacedState<N, V> namespacedState(String name) {
         return (NamespacedState<N, V>) register(name, "namespaced", true, StateTtlConfig.DISABLED, c -> {
+            if (cache != null) {
+                return new CachedNamespacedState<N, V>(c, cache, this);
+            }
             RocksNamespacedState<N, V> s = new RocksNamespacedState<>(c);
             namespaced.add(s);
             return s;
@@ -228,6 +259,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     @Override
     public long entryCount() {
         flushNamespaced(false);
+        flushCache();
         long n = 0;
         for (Registered r : states.values()) {
             n += r.column.entryCount();
@@ -268,12 +300,14 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("no state named '" + stateName + "'");
         }
         flushNamespaced(false);
+        flushCache();
         r.column.forEachInGroup(keyGroup, action);
     }
 
-    /** Writes the namespaced states' cached values of the current key to RocksDB (before snapshots). */
+    /** Writes every cached value to RocksDB: the namespaced states' of the current key and the state cache's dirty ones. */
     public void flush() {
         flushNamespaced(false);
+        flushCache();
     }
 
     /** The working directory of this backend's RocksDB instance. */
@@ -306,6 +340,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     /** Flushes memtables and compacts all column families, so deleted rows leave the disk; for tests and tooling. */
     public void compact() {
         flushNamespaced(false);
+        flushCache();
         store.compactAll();
     }
 
@@ -323,6 +358,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     public KeyedStateSnapshot snapshot(long checkpointId) {
         requireOpen();
         flushNamespaced(false);
+        flushCache();
         return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts());
     }
 
@@ -339,6 +375,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
         requireOpen();
         flushNamespaced(false);
+        flushCache();
         StoreLayout.of(stateParts(), timerParts()).writeTo(store.meta());
         Path local = store.checkpoint("chk-" + checkpointId + "-" + instanceId);
         return new IncrementalSnapshot(local, range, uploaded, instanceId);
@@ -437,6 +474,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
                     + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
         }
         flushNamespaced(true);
+        if (cache != null) {
+            cache.flushAndClear();
+        }
         KeyGroupRows.read(in, keyGroup, restored);
     }
 
@@ -452,6 +492,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
         closed = true;
         restored.clear();
+        if (cache != null) {
+            cache.close();
+        }
         states.clear();
         ttlColumns.clear();
         namespaced.clear();
@@ -478,6 +521,21 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     /** The current key's bytes {@code [key group][key]}, null when there is none. */
     byte[] currentKeyBytes() {
         return keyBytes;
+    }
+
+    /** Hash of the current key's bytes; meaningful while there is a current key. */
+    int currentKeyHash() {
+        return keyHash;
+    }
+
+    /** Applies the state cache's batch of write-backs to the store. */
+    void write(WriteBatch batch) {
+        store.write(batch);
+    }
+
+    /** The state cache, null when off; for tests. */
+    StateCache cache() {
+        return cache;
     }
 
     ByteWriter keyScratch() {
@@ -548,7 +606,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
         checkSchema(name);
-        StateColumn column = new StateColumn(name, kind, multiRow, ttl, this, stateColumn(name));
+        boolean cached = cache != null && !multiRow && !(kind.equals("list") && ttl.enabled());
+        StateColumn column = new StateColumn(name, kind, states.size(), multiRow, ttl, this, stateColumn(name), cached ? cache : null);
         store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
         restored.claimState(column);
         Object state = factory.apply(column);
@@ -585,6 +644,16 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private void requireOpen() {
         if (closed) {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
+        }
+    }
+
+    /** Writes the state cache's dirty entries and the timers registered only in heap caches to RocksDB. */
+    private void flushCache() {
+        if (cache != null) {
+            cache.flush();
+        }
+        for (int i = 0; i < timerServices.size(); i++) {
+            timerServices.get(i).flush();
         }
     }
 

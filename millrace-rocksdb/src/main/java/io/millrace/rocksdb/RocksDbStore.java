@@ -27,6 +27,8 @@ import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.StringAppendOperator;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -52,6 +54,8 @@ final class RocksDbStore implements AutoCloseable {
     private final Path directory;
     private final SharedMemory memory;
     private final BloomFilter filter;
+    /** Concatenates merge operands with no delimiter: list appends ({@link ListRows}). */
+    private final StringAppendOperator concatenation;
     private final ColumnFamilyOptions columnOptions;
     private final DBOptions dbOptions;
     final WriteOptions writes;
@@ -76,6 +80,7 @@ final class RocksDbStore implements AutoCloseable {
         this.directory = directory;
         this.memory = memory;
         this.filter = new BloomFilter(10, false);
+        this.concatenation = new StringAppendOperator("");
         // Index and filter in partitions of METADATA_BLOCK_BYTES, only their top level pinned: the cache is split
         // into shards (512 KB each for 4 MB), and a file's whole filter (1.2 bytes per key) larger than a shard
         // would be evicted right after each use and read again from the file on every point read.
@@ -92,6 +97,7 @@ final class RocksDbStore implements AutoCloseable {
         long writeBuffer = memory.writeBufferSize();
         this.columnOptions = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
+                .setMergeOperator(concatenation)
                 .setWriteBufferSize(writeBuffer)
                 .setArenaBlockSize(Math.min(1L << 20, writeBuffer / 8));
         this.dbOptions = new DBOptions()
@@ -244,6 +250,15 @@ final class RocksDbStore implements AutoCloseable {
         notifyAll();
     }
 
+    /** Applies a batch of writes atomically (the state cache's write-backs). Task thread. */
+    void write(WriteBatch batch) {
+        try {
+            db().write(writes, batch);
+        } catch (RocksDBException e) {
+            throw new StateStorageException("cannot write a batch of " + batch.count() + " rows to RocksDB in " + directory, e);
+        }
+    }
+
     /** The column family of that name, created on first use. */
     BytesColumn column(String name) {
         BytesColumn c = columns.get(name);
@@ -345,6 +360,7 @@ final class RocksDbStore implements AutoCloseable {
         dbOptions.close();
         columnOptions.close();
         filter.close();
+        concatenation.close();
     }
 
     static void deleteRecursively(Path dir) {

@@ -7,11 +7,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * List state: one row per key holding the whole list, never an empty one. Adding reads, appends and
- * writes the list back. {@link #get()} is a read-only copy.
+ * List state: one row per key holding the whole list, never an empty one, in the list row format of
+ * {@link ListRows}. Without TTL the list goes through the state cache: adding to a cached
+ * list adds to it, adding to one not cached collects the elements for one RocksDB merge at write-back (no
+ * read), and {@link #get()} is a read-only view of the cached list. With TTL (or the cache off) adding is a
+ * merge without TTL and a read and rewrite with it (the row's expiry is renewed), and {@link #get()} decodes
+ * the row into a read-only copy.
  */
 final class RocksListState<T> implements ListState<T> {
     private final StateColumn column;
+    /** The one element of an {@link #add}, so that adding allocates no list. */
+    private final ArrayList<T> single = new ArrayList<>(1);
 
     RocksListState(StateColumn column) {
         this.column = column;
@@ -20,16 +26,19 @@ final class RocksListState<T> implements ListState<T> {
     @Override
     @SuppressWarnings("unchecked")
     public Iterable<T> get() {
-        List<T> list = (List<T>) column.get(false);
+        List<T> list = (List<T>) column.getList(false);
         return list == null ? List.of() : Collections.unmodifiableList(list);
     }
 
     @Override
     public void add(T value) {
         Objects.requireNonNull(value, () -> "list state '" + column.name + "' does not accept null");
-        ArrayList<T> list = current();
-        list.add(value);
-        column.put(list);
+        single.add(value);
+        try {
+            column.appendList(single);
+        } finally {
+            single.clear();
+        }
     }
 
     @Override
@@ -38,9 +47,7 @@ final class RocksListState<T> implements ListState<T> {
             return;
         }
         checkNoNulls(values);
-        ArrayList<T> list = current();
-        list.addAll(values);
-        column.put(list);
+        column.appendList(values);
     }
 
     /** Replaces the list; null or empty clears it. */
@@ -51,18 +58,12 @@ final class RocksListState<T> implements ListState<T> {
             return;
         }
         checkNoNulls(values);
-        column.put(new ArrayList<>(values));
+        column.putList(values);
     }
 
     @Override
     public void clear() {
         column.delete();
-    }
-
-    @SuppressWarnings("unchecked")
-    private ArrayList<T> current() {
-        ArrayList<T> list = (ArrayList<T>) column.get(true);
-        return list == null ? new ArrayList<>(4) : list;
     }
 
     private void checkNoNulls(List<T> values) {

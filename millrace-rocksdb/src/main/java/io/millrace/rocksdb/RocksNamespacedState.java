@@ -8,11 +8,12 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * Namespaced state: one row per (key, namespace), under a write-back cache of the current key's values.
+ * Namespaced state with the state cache off ({@link CachedNamespacedState} otherwise): one row per (key,
+ * namespace), under a write-back cache of the current key's values.
  * The {@link NamespacedState} contract lets callers change a value they got without putting it back, so
  * every value handed out (by get, put or forEach) stays cached, and the same object is handed out
  * again, until the backend {@linkplain #flush flushes}: when the current key changes, before whole-state
- * scans, and (later) before snapshots. A flush re-serializes each cached value and writes it if its bytes
+ * scans, and before snapshots. A flush re-serializes each cached value and writes it if its bytes
  * changed. Task thread only.
  */
 final class RocksNamespacedState<N, V> implements NamespacedState<N, V> {

@@ -1,28 +1,35 @@
 package io.millrace.rocksdb;
 
 import java.util.Arrays;
-import java.util.TreeSet;
+import java.util.Map;
+import java.util.TreeMap;
 import org.rocksdb.RocksIterator;
 
 /**
  * The timers of one time domain of one timer service, as rows of a RocksDB column family:
  * {@code [domain][timestamp: 8 bytes, sign bit flipped, big-endian][key group][key][namespace]}, so
  * RocksDB's byte order is timestamp order and a (key, namespace, timestamp) is one row (registration is
- * idempotent). A heap-side cache holds the earliest rows: exactly the stored rows below {@code boundary}
- * (all of them when the boundary is null). It is refilled from RocksDB in batches when it runs empty and
- * trimmed back when it grows, so memory stays bounded however many timers there are; a registration
- * below the boundary needs no read. Every row is mirrored in an index column as {@code [key group][row]},
- * so that a snapshot reads the timers of one key group as one contiguous range. Task thread only.
+ * idempotent). A heap-side cache holds the earliest timers: exactly the timers below {@code boundary} (all
+ * of them when the boundary is null), each stored in RocksDB or not yet. It is refilled from RocksDB in
+ * batches when it runs empty and trimmed back when it grows, so memory stays bounded however many timers
+ * there are. A registration below the boundary is write-back: it touches RocksDB only when trimmed out of
+ * the cache or {@linkplain #flush flushed} before a snapshot, so a timer that fires or is deleted before
+ * that costs no RocksDB call at all. Every stored row is mirrored in an index column as
+ * {@code [key group][row]}, so that a snapshot reads the timers of one key group as one contiguous range.
+ * Task thread only.
  */
 final class RocksTimerQueue {
     /** Rows loaded per refill; the cache is trimmed back to this when it holds twice as many. */
-    static final int CACHE_BATCH = 128;
+    static final int CACHE_BATCH = 4096;
+    private static final Boolean STORED = Boolean.TRUE;
+    private static final Boolean UNSTORED = Boolean.FALSE;
     private static final byte[] NO_VALUE = new byte[0];
 
     private final BytesColumn column;
     private final BytesColumn byGroup;
     private final byte domain;
-    private final TreeSet<byte[]> cache = new TreeSet<>(Arrays::compareUnsigned);
+    /** The timers below the boundary, each with whether RocksDB holds its row. */
+    private final TreeMap<byte[], Boolean> cache = new TreeMap<>(Arrays::compareUnsigned);
     private byte[] boundary;
     private int size;
 
@@ -65,13 +72,12 @@ final class RocksTimerQueue {
         return size;
     }
 
-    /** Stores the timer row unless present; returns whether it was added. */
+    /** Adds the timer unless present (below the boundary only to the cache); returns whether it was added. */
     boolean add(byte[] row) {
         if (covered(row)) {
-            if (!cache.add(row)) {
+            if (cache.putIfAbsent(row, UNSTORED) != null) {
                 return false;
             }
-            store(row);
             size++;
             trim();
             return true;
@@ -84,11 +90,30 @@ final class RocksTimerQueue {
         return true;
     }
 
-    /** Removes the timer row if present. */
+    /** Removes the timer if present. */
     void remove(byte[] row) {
-        if (covered(row) ? cache.remove(row) : column.get(row) != null) {
+        if (covered(row)) {
+            Boolean stored = cache.remove(row);
+            if (stored == null) {
+                return;
+            }
+            if (stored) {
+                unstore(row);
+            }
+            size--;
+        } else if (column.get(row) != null) {
             unstore(row);
             size--;
+        }
+    }
+
+    /** Stores every cached timer RocksDB does not hold yet (before a snapshot reads the columns). */
+    void flush() {
+        for (Map.Entry<byte[], Boolean> e : cache.entrySet()) {
+            if (!e.getValue()) {
+                store(e.getKey());
+                e.setValue(STORED);
+            }
         }
     }
 
@@ -100,11 +125,13 @@ final class RocksTimerQueue {
 
     /** Removes and returns the earliest row; there must be one. */
     byte[] poll() {
-        byte[] first = first();
-        cache.pollFirst();
-        unstore(first);
+        first();
+        Map.Entry<byte[], Boolean> e = cache.pollFirstEntry();
+        if (e.getValue()) {
+            unstore(e.getKey());
+        }
         size--;
-        return first;
+        return e.getKey();
     }
 
     static long timestamp(byte[] row) {
@@ -123,7 +150,7 @@ final class RocksTimerQueue {
         if (cache.isEmpty() && boundary != null) {
             refill();
         }
-        return cache.isEmpty() ? null : cache.first();
+        return cache.isEmpty() ? null : cache.firstKey();
     }
 
     /** Loads the next batch of rows at or after the boundary into the (empty) cache. */
@@ -135,7 +162,7 @@ final class RocksTimerQueue {
                 if (key[0] != domain) {
                     break;
                 }
-                cache.add(key);
+                cache.put(key, STORED);
                 it.next();
             }
             column.checkStatus(it);
@@ -143,13 +170,17 @@ final class RocksTimerQueue {
         }
     }
 
-    /** Keeps the cache bounded: drops its latest rows (still stored) and lowers the boundary to them. */
+    /** Keeps the cache bounded: drops its latest timers (storing those RocksDB lacks) and lowers the boundary to them. */
     private void trim() {
         if (cache.size() <= 2 * CACHE_BATCH) {
             return;
         }
         while (cache.size() > CACHE_BATCH) {
-            boundary = cache.pollLast();
+            Map.Entry<byte[], Boolean> last = cache.pollLastEntry();
+            if (!last.getValue()) {
+                store(last.getKey());
+            }
+            boundary = last.getKey();
         }
     }
 }

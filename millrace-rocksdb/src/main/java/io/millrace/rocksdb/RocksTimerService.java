@@ -94,6 +94,12 @@ final class RocksTimerService<N> implements InternalTimerService<N>, DueTimers.S
         return processingTimers.size();
     }
 
+    /** Stores the timers registered since the last flush that are still only in the queues' heap caches. */
+    void flush() {
+        eventTimers.flush();
+        processingTimers.flush();
+    }
+
     /** Adds a timer row restored from a checkpoint (the key group's bytes included). */
     void restore(byte[] timerRow) {
         (timerRow[0] == EVENT_TIME ? eventTimers : processingTimers).add(timerRow);

@@ -4,7 +4,9 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.rocksdb.RocksIterator;
@@ -16,7 +18,10 @@ import org.rocksdb.RocksIterator;
  * so the rows of a key, and of a key group, are one contiguous byte range. A row value is
  * {@code [expiry: 8 bytes]} (TTL states only) followed by the serialized value. Accesses are for the
  * backend's current key. Expired rows are never returned: a read deletes them, and an incremental
- * sweep with a persistent cursor deletes those nobody reads. Task thread only.
+ * sweep with a persistent cursor deletes those nobody reads. The single-row accesses of value, reducing,
+ * aggregating and list state (lists without TTL) go through the backend's {@link StateCache} when it has
+ * one (the cached entry holds the value object and its expiry); the sweep works on the stored rows, which
+ * never hold a newer value than the cache. Task thread only.
  */
 final class StateColumn {
     /** Accesses of a TTL state between two small sweeps, and the rows such a sweep visits. */
@@ -27,9 +32,15 @@ final class StateColumn {
 
     final String name;
     final String kind;
+    /** Unique among the backend's states; part of the cache's hash. */
+    final int id;
     /** Whether a key has many rows (map entries, namespaces) rather than one. */
     final boolean multiRow;
+    /** List state: rows in the list format of {@link ListRows}. */
+    final boolean list;
     private final RocksDbKeyedStateBackend backend;
+    /** The backend's write-back cache for this single-row state, or null when its rows are read and written directly. */
+    private final StateCache cache;
     private final BytesColumn bytes;
     private final long ttlMillis;
     private final boolean refreshOnRead;
@@ -45,11 +56,16 @@ final class StateColumn {
     private long passMinExpiry = Long.MAX_VALUE;
     private long writtenMinExpiry = Long.MAX_VALUE;
 
-    StateColumn(String name, String kind, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend, BytesColumn bytes) {
+    /** {@code cache}: null, or the backend's cache for a single-row state (a list only without TTL). */
+    StateColumn(String name, String kind, int id, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend,
+            BytesColumn bytes, StateCache cache) {
         this.name = name;
         this.kind = kind;
+        this.id = id;
         this.multiRow = multiRow;
+        this.list = kind.equals("list");
         this.backend = backend;
+        this.cache = cache;
         this.bytes = bytes;
         this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
@@ -116,17 +132,201 @@ final class StateColumn {
      */
     Object get(boolean forWrite) {
         byte[] key = backend.requireKeyBytes(this);
-        return readRow(key, 0, key.length, forWrite);
+        if (cache == null) {
+            return readRow(key, 0, key.length, forWrite);
+        }
+        StateCache.Entry e = cached(key, true);
+        if (e.value == null || ttlMillis == 0) {
+            return e.value;
+        }
+        long now = backend.clock.millis();
+        onTtlAccess(now);
+        if (e.expiry <= now) {
+            e.value = null;
+            cache.markDirty(e);
+            return null;
+        }
+        if (refreshOnRead && !forWrite) {
+            e.expiry = expiryFrom(now);
+            cache.markDirty(e);
+        }
+        return e.value;
     }
 
+    /** Stores the current key's value; with the cache, only in the cache (a later write-back serializes it). */
     void put(Object value) {
         byte[] key = backend.requireKeyBytes(this);
-        writeRow(key, 0, key.length, value);
+        if (cache == null) {
+            writeRow(key, 0, key.length, value);
+            return;
+        }
+        StateCache.Entry e = cached(key, false);
+        if (ttlMillis != 0) {
+            long now = backend.clock.millis();
+            onTtlAccess(now);
+            e.expiry = expiryFrom(now);
+        }
+        e.value = value;
+        cache.markDirty(e);
     }
 
     void delete() {
         byte[] key = backend.requireKeyBytes(this);
-        bytes.delete(key);
+        if (cache == null) {
+            bytes.delete(key);
+            return;
+        }
+        StateCache.Entry e = cached(key, false);
+        e.value = null;
+        cache.markDirty(e);
+    }
+
+    /**
+     * The cache entry of the current key's row, loaded from RocksDB on a miss when {@code load} (otherwise a
+     * new entry with no value, about to be overwritten). An expired stored row loads as a pending delete.
+     */
+    private StateCache.Entry cached(byte[] key, boolean load) {
+        int hash = StateCache.hash(backend.currentKeyHash(), this);
+        StateCache.Entry e = cache.find(this, key, key.length, hash);
+        if (e != null) {
+            e.key = key;
+            return e;
+        }
+        byte[] row = load ? bytes.get(key) : null;
+        e = cache.insert(this, key, hash);
+        if (row == null) {
+            e.stored = !load;
+            return e;
+        }
+        if (ttlMillis == 0) {
+            e.value = decodeRow(row, 0);
+            return e;
+        }
+        long expiry = expiry(row);
+        if (expiry <= backend.clock.millis()) {
+            cache.markDirty(e);
+            return e;
+        }
+        e.expiry = expiry;
+        e.value = decodeRow(row, 8);
+        return e;
+    }
+
+
+    /**
+     * The row value a cache entry writes back: {@code [expiry][value]} as {@link #put} without the cache
+     * would write it, or null for a delete (no value, or expired).
+     */
+    byte[] encodeRow(Object value, long expiry) {
+        if (value == null || (ttlMillis != 0 && expiry <= backend.clock.millis())) {
+            return null;
+        }
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        if (ttlMillis != 0) {
+            v.writeLong(expiry);
+        }
+        if (value instanceof ListRows.Appends a) {
+            ListRows.write(a.elements, v, this);
+        } else if (list) {
+            ListRows.write((List<?>) value, v, this);
+        } else {
+            serialize(value, v);
+        }
+        return v.toByteArray();
+    }
+
+    // ---- list states: one row per key in the list format
+
+    /**
+     * The current key's list, or null when absent or expired; see {@link #get(boolean)}. With the cache, the
+     * cached list itself (appends not read yet are read and added first); otherwise a new list.
+     */
+    @SuppressWarnings("unchecked")
+    ArrayList<Object> getList(boolean forWrite) {
+        if (cache == null) {
+            return (ArrayList<Object>) get(forWrite);
+        }
+        byte[] key = backend.requireKeyBytes(this);
+        StateCache.Entry e = cached(key, true);
+        if (e.value instanceof ListRows.Appends a) {
+            byte[] row = bytes.get(key);
+            ArrayList<Object> all = row == null ? new ArrayList<>() : ListRows.read(row, 0, reader, this);
+            all.addAll(a.elements);
+            e.value = all;
+        }
+        return (ArrayList<Object>) e.value;
+    }
+
+    /** Replaces the current key's list by {@code elements} (not empty). */
+    void putList(List<?> elements) {
+        byte[] key = backend.requireKeyBytes(this);
+        if (cache != null) {
+            StateCache.Entry e = cached(key, false);
+            e.value = new ArrayList<>(elements);
+            cache.markDirty(e);
+            return;
+        }
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        if (ttlMillis != 0) {
+            long now = backend.clock.millis();
+            onTtlAccess(now);
+            v.writeLong(expiryFrom(now));
+        }
+        ListRows.write(elements, v, this);
+        bytes.put(key, 0, key.length, v.buffer(), 0, v.size());
+    }
+
+    /**
+     * Appends elements to the current key's list, reading nothing unless the list has TTL: through the cache
+     * when there is one, else one RocksDB merge of their encodings; with TTL (the row's expiry is renewed) a
+     * read and a write of the whole list.
+     */
+    void appendList(List<?> elements) {
+        byte[] key = backend.requireKeyBytes(this);
+        if (cache != null) {
+            appendCached(key, elements);
+            return;
+        }
+        if (ttlMillis != 0) {
+            ArrayList<Object> current = getList(true);
+            if (current == null) {
+                putList(elements);
+            } else {
+                current.addAll(elements);
+                putList(current);
+            }
+            return;
+        }
+        ByteWriter v = backend.valueScratch();
+        v.reset();
+        ListRows.write(elements, v, this);
+        bytes.merge(key, v.buffer(), v.size());
+    }
+
+    /**
+     * Appends to the cached list; a list not cached gets an entry of {@link ListRows.Appends}, so that appending still
+     * reads nothing (the write-back merges them). An entry with no value is a known empty list.
+     */
+    @SuppressWarnings("unchecked")
+    private void appendCached(byte[] key, List<?> elements) {
+        int hash = StateCache.hash(backend.currentKeyHash(), this);
+        StateCache.Entry e = cache.find(this, key, key.length, hash);
+        if (e == null) {
+            e = cache.insert(this, key, hash);
+            e.value = new ListRows.Appends();
+        } else {
+            e.key = key;
+        }
+        if (e.value == null) {
+            e.value = new ArrayList<>(elements);
+        } else if (e.value instanceof ListRows.Appends a) {
+            a.elements.addAll(elements);
+        } else {
+            ((ArrayList<Object>) e.value).addAll(elements);
+        }
+        cache.markDirty(e);
     }
 
     // ---- multi-row states: the current key's rows by sub key
@@ -150,6 +350,11 @@ final class StateColumn {
     byte[] getEncoded(Object subKey) {
         ByteWriter k = rowKey(subKey);
         return bytes.get(k.buffer(), 0, k.size());
+    }
+
+    /** Reads one value (or list element) of this state. */
+    Object readValue(ByteReader in) {
+        return values.read(in);
     }
 
     /** The value of an encoding from {@link #getEncoded} or {@link #encode}. */
@@ -246,6 +451,49 @@ final class StateColumn {
         void visit(Object subKey, Object value, byte[] encoded);
     }
 
+    /** The stored value of a row of the current key (a full row key), or null; only for states without TTL. */
+    Object readStored(byte[] rowKey) {
+        byte[] row = bytes.get(rowKey);
+        return row == null ? null : decode(row);
+    }
+
+    /**
+     * Visits the stored rows of the current key as (row key, row value), in row key order, without the
+     * state cache; for states without TTL. The action must not write this state.
+     */
+    void forEachStoredRow(BiConsumer<byte[], byte[]> action) {
+        byte[] prefix = backend.requireKeyBytes(this);
+        try (RocksIterator it = bytes.scan()) {
+            for (it.seek(prefix); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (!startsWith(key, prefix)) {
+                    break;
+                }
+                action.accept(key, it.value());
+            }
+            bytes.checkStatus(it);
+        }
+    }
+
+    /** Whether RocksDB holds any row of the current key (live or not), without the state cache: one seek. */
+    boolean anyStoredRow() {
+        byte[] prefix = backend.requireKeyBytes(this);
+        try (RocksIterator it = bytes.scan()) {
+            it.seek(prefix);
+            if (it.isValid()) {
+                return startsWith(it.key(), prefix);
+            }
+            bytes.checkStatus(it);
+            return false;
+        }
+    }
+
+    /** The sub key (namespace or map key) of a row key of the current key. */
+    Object subKey(byte[] rowKey) {
+        int p = backend.requireKeyBytes(this).length;
+        return backend.keys.read(reader.reset(rowKey, p, rowKey.length - p));
+    }
+
     // ---- whole-column operations
 
     /**
@@ -290,8 +538,7 @@ final class StateColumn {
                 Object k = backend.keys.read(r);
                 Object sub = multiRow ? backend.keys.read(r) : null;
                 byte[] row = it.value();
-                int start = ttlMillis != 0 ? 8 : 0;
-                Object v = values.read(reader.reset(row, start, row.length - start));
+                Object v = decodeRow(row, ttlMillis != 0 ? 8 : 0);
                 action.accept(k, multiRow ? Map.entry(sub, v) : v);
             }
             bytes.checkStatus(it);
@@ -359,7 +606,8 @@ final class StateColumn {
 
     // ---- rows
 
-    private ByteWriter rowKey(Object subKey) {
+    /** The current key's row key of {@code subKey}, in the backend's key scratch buffer (valid until its next use). */
+    ByteWriter rowKey(Object subKey) {
         byte[] prefix = backend.requireKeyBytes(this);
         ByteWriter k = backend.keyScratch();
         k.reset();
@@ -374,7 +622,7 @@ final class StateColumn {
             return null;
         }
         if (ttlMillis == 0) {
-            return values.read(reader.reset(row, 0, row.length));
+            return decodeRow(row, 0);
         }
         long now = backend.clock.millis();
         onTtlAccess(now);
@@ -387,7 +635,12 @@ final class StateColumn {
             setExpiry(row, expiryFrom(now));
             bytes.put(key, offset, length, row, 0, row.length);
         }
-        return values.read(reader.reset(row, 8, row.length - 8));
+        return decodeRow(row, 8);
+    }
+
+    /** The value of a row from {@code start} (after the expiry): a list for list states. */
+    private Object decodeRow(byte[] row, int start) {
+        return list ? ListRows.read(row, start, reader, this) : values.read(reader.reset(row, start, row.length - start));
     }
 
     private void writeRow(byte[] key, int offset, int length, Object value) {
@@ -402,7 +655,8 @@ final class StateColumn {
         bytes.put(key, offset, length, v.buffer(), 0, v.size());
     }
 
-    private void serialize(Object value, ByteWriter out) {
+    /** Writes a value (or list element) of this state; fails naming the state when the serializer refuses it. */
+    void serialize(Object value, ByteWriter out) {
         try {
             values.write(value, out);
         } catch (IllegalArgumentException e) {

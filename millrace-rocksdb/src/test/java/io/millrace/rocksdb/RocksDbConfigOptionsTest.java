@@ -42,6 +42,19 @@ class RocksDbConfigOptionsTest {
     }
 
     @Test
+    void cacheEntriesKey_becomesAStateBackendOption_andATooSmallCacheIsRefusedNamingTheKey() {
+        assertThat(ConfigOptions.find("state.rocksdb.cache.entries").defaultText()).isEqualTo("65536");
+        PipelineConfig config = ConfigOptions.apply(PipelineConfig.defaults(),
+                ConfigValues.parse(List.of("state.rocksdb.cache.entries: 50000"), "job.conf"));
+        assertThat(RocksDbStateBackendProvider.configFrom(config.stateBackendOptions()).cacheEntries()).isEqualTo(50_000);
+        ConfigValues tooSmall = ConfigValues.parse(List.of("state.rocksdb.cache.entries: 8"), "job.conf");
+        assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), tooSmall))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("state.rocksdb.cache.entries")
+                .hasMessageContaining("0 (off)");
+    }
+
+    @Test
     void badSize_isRefused_namingTheKeyAndTheAcceptedForm() {
         ConfigValues values = ConfigValues.parse(List.of("state.rocksdb.managed-memory: lots"), "job.conf");
         assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), values))

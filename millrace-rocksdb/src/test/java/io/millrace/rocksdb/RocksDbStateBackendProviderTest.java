@@ -9,6 +9,7 @@ import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.StateBackendProvider;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +46,18 @@ class RocksDbStateBackendProviderTest {
                 .hasMessageContaining("'state.rocksdb.block-size'").hasMessageContaining(RocksDbConfig.MANAGED_MEMORY_OPTION);
         assertThatThrownBy(() -> RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.MANAGED_MEMORY_OPTION, "lots")))
                 .hasMessageContaining(RocksDbConfig.MANAGED_MEMORY_OPTION).hasMessageContaining("256mb");
+    }
+
+    @Test
+    void cacheEntries_defaultTo65536_zeroTurnsTheCacheOff_andOutOfRangeValuesFailNamingTheOption() {
+        assertThat(RocksDbConfig.defaults().cacheEntries()).isEqualTo(65_536);
+        assertThat(RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.CACHE_ENTRIES_OPTION, "100_000")).cacheEntries())
+                .isEqualTo(100_000);
+        assertThat(RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.CACHE_ENTRIES_OPTION, "0")).cacheEntries()).isZero();
+        for (String bad : List.of("8", "-1", "many", "99999999")) {
+            assertThatThrownBy(() -> RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.CACHE_ENTRIES_OPTION, bad)))
+                    .as(bad).hasMessageContaining(RocksDbConfig.CACHE_ENTRIES_OPTION).hasMessageContaining("0 (off)");
+        }
     }
 
     @Test
