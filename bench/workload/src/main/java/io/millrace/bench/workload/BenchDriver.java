@@ -29,10 +29,10 @@ public final class BenchDriver {
     public void run() throws Exception {
         Query q = options.query;
         long events = Interleave.roundCount(options.events, options.parallelism);
-        Probe.RunFigures warm = runOnce(options.warmup(), 0, false);
+        Probe.RunFigures warm = runOnce(options.forWarmup(), options.warmup(), 0, false);
         note("warm-up: %,d events, %,d results in %.2f s", options.warmup(), warm.results(), warm.seconds());
 
-        Probe.RunFigures measured = runOnce(events, 0, false);
+        Probe.RunFigures measured = runOnce(options, events, 0, false);
         double eps = events / measured.seconds();
         note("measured: %,d events, %,d results in %.3f s: %,.0f events/s", events, measured.results(), measured.seconds(), eps);
 
@@ -40,7 +40,7 @@ public final class BenchDriver {
         if (options.latencySeconds > 0) {
             double rate = options.latencyRate > 0 ? options.latencyRate : eps / 2;
             long n = Interleave.roundCount((long) (rate * options.latencySeconds), options.parallelism);
-            Probe.RunFigures paced = runOnce(n, rate, true);
+            Probe.RunFigures paced = runOnce(options, n, rate, true);
             LatencyHistogram h = paced.latencies();
             note("latency at %,.0f events/s: %,d events, %,d samples, p50 %.3f ms, p99 %.3f ms, max %.3f ms", rate, n,
                     h.total(), h.quantile(0.5) / 1000.0, h.quantile(0.99) / 1000.0, h.quantile(1.0) / 1000.0);
@@ -52,13 +52,13 @@ public final class BenchDriver {
         System.out.flush();
     }
 
-    private Probe.RunFigures runOnce(long events, double rate, boolean latency) throws Exception {
-        Input input = new Input(options.query, events, options.parallelism, options.seed, options.eventRate);
+    private Probe.RunFigures runOnce(BenchOptions run, long events, double rate, boolean latency) throws Exception {
+        Input input = new Input(run.query, events, run.parallelism, run.seed, run.eventRate);
         long span = latency ? input.lastEventTime() - BenchOptions.BASE_TIME + 1 : 0;
         Probe.reset(options.query, BenchOptions.BASE_TIME, span);
         Path dir = Files.createTempDirectory("millrace-bench-" + engine.name() + "-");
         try {
-            engine.run(options, input, rate, dir);
+            engine.run(run, input, rate, dir);
         } finally {
             deleteTree(dir);
         }

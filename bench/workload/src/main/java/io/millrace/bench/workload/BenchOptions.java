@@ -62,6 +62,29 @@ public final class BenchOptions implements java.io.Serializable {
         return o;
     }
 
+    /** Checkpoints during the warm-up run are at most this far apart, so that it compiles each engine's checkpoint code. */
+    public static final long WARMUP_CHECKPOINT_INTERVAL_MS = 200;
+
+    /**
+     * The options of the warm-up run: the same, except that checkpoints (when on) come at least every
+     * {@link #WARMUP_CHECKPOINT_INTERVAL_MS} ms. A warm-up shorter than the checkpoint interval would otherwise leave
+     * the checkpoint code cold, and the first checkpoint of the measured or latency run would stall on it.
+     */
+    public BenchOptions forWarmup() {
+        BenchOptions o = new BenchOptions();
+        o.query = query;
+        o.events = events;
+        o.warmupEvents = warmupEvents;
+        o.parallelism = parallelism;
+        o.backend = backend;
+        o.eventRate = eventRate;
+        o.checkpointIntervalMs = checkpointIntervalMs > 0 ? Math.min(checkpointIntervalMs, WARMUP_CHECKPOINT_INTERVAL_MS) : 0;
+        o.latencySeconds = latencySeconds;
+        o.latencyRate = latencyRate;
+        o.seed = seed;
+        return o;
+    }
+
     /** Warm-up events, a multiple of the parallelism. */
     public long warmup() {
         return Interleave.roundCount(warmupEvents >= 0 ? warmupEvents : events / 4, parallelism);

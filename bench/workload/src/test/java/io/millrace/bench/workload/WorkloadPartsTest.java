@@ -72,4 +72,16 @@ class WorkloadPartsTest {
         assertThat(o.backend).isEqualTo("rocksdb");
         assertThatThrownBy(() -> BenchOptions.parse("--query", "q6")).hasMessageContaining("unknown query 'q6'");
     }
+
+    @Test
+    void warmupRun_takesCheckpointsAtLeastEvery200ms_andKeepsEverythingElse() {
+        BenchOptions o = BenchOptions.parse("--query", "q8", "--events", "4M", "--parallelism", "3", "--checkpoint-interval-ms", "2000");
+        BenchOptions w = o.forWarmup();
+        assertThat(w.checkpointIntervalMs).isEqualTo(200);
+        assertThat(w.query).isEqualTo(o.query);
+        assertThat(w.parallelism).isEqualTo(3);
+        assertThat(w.warmup()).isEqualTo(o.warmup());
+        assertThat(BenchOptions.parse("--checkpoint-interval-ms", "0").forWarmup().checkpointIntervalMs).isZero();
+        assertThat(BenchOptions.parse("--checkpoint-interval-ms", "50").forWarmup().checkpointIntervalMs).isEqualTo(50);
+    }
 }
