@@ -27,8 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,13 +44,9 @@ class RocksDbCacheModelTest {
     Path base;
 
     private final ManualClock clock = new ManualClock(1_000);
-    private final List<KeyedStateBackend> open = new ArrayList<>();
+    @RegisterExtension
+    final OpenedBackends backends = new OpenedBackends();
     private int cacheEntries = StateCache.MIN_ENTRIES;
-
-    @AfterEach
-    void closeAll() {
-        open.forEach(KeyedStateBackend::close);
-    }
 
     /** Count and sum of the added values, changed in place. */
     static final class CountSum implements AggregateFunction<Integer, long[], Long> {
@@ -201,16 +197,11 @@ class RocksDbCacheModelTest {
     }
 
     private RocksDbKeyedStateBackend rocksDb() {
-        RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", ALL, 128, clock,
-                TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")).withCacheEntries(cacheEntries));
-        open.add(b);
-        return b;
+        return backends.rocksDb(base.resolve("rocksdb"), clock, ALL, cacheEntries);
     }
 
     private HeapKeyedStateBackend heap() {
-        HeapKeyedStateBackend b = new HeapKeyedStateBackend(ALL, 128, clock);
-        open.add(b);
-        return b;
+        return backends.track(new HeapKeyedStateBackend(ALL, 128, clock));
     }
 
     private KeyedStateBackend restoreRocksDb(KeyedStateBackend from, LocalCheckpointStorage storage, long id, boolean incremental)
@@ -233,8 +224,7 @@ class RocksDbCacheModelTest {
     }
 
     private void close(KeyedStateBackend b) {
-        open.remove(b);
-        b.close();
+        backends.close(b);
     }
 
     @Test

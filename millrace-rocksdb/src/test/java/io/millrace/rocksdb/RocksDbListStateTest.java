@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** List state on RocksDB: appends are merges of element encodings, read back, checkpointed and rescaled intact. */
@@ -25,22 +25,15 @@ class RocksDbListStateTest {
     Path base;
 
     private final ManualClock clock = new ManualClock(1_000);
-    private final List<RocksDbKeyedStateBackend> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() {
-        open.forEach(RocksDbKeyedStateBackend::close);
-    }
+    @RegisterExtension
+    final OpenedBackends backends = new OpenedBackends();
 
     private RocksDbKeyedStateBackend backend(KeyGroupRange range) {
         return backend(range, RocksDbConfig.DEFAULT_CACHE_ENTRIES);
     }
 
     private RocksDbKeyedStateBackend backend(KeyGroupRange range, int cacheEntries) {
-        RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", range, 128, clock,
-                TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")).withCacheEntries(cacheEntries));
-        open.add(b);
-        return b;
+        return backends.rocksDb(base.resolve("rocksdb"), clock, range, cacheEntries);
     }
 
     private static ListState<Reading> readings(RocksDbKeyedStateBackend b) {

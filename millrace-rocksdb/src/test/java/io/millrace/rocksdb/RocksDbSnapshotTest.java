@@ -34,8 +34,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Full snapshots of the RocksDB backend: round trip of every state kind, isolation, TTL, timers, release. */
@@ -46,17 +46,11 @@ class RocksDbSnapshotTest {
     Path base;
 
     private final ManualClock clock = new ManualClock(1_000);
-    private final List<RocksDbKeyedStateBackend> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() {
-        open.forEach(RocksDbKeyedStateBackend::close);
-    }
+    @RegisterExtension
+    final OpenedBackends backends = new OpenedBackends();
 
     private RocksDbKeyedStateBackend backend() {
-        RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", ALL, 128, clock, TestBackends.CONFIG.withBaseDirectory(base));
-        open.add(b);
-        return b;
+        return backends.rocksDb(base, clock, ALL, TestBackends.CONFIG.cacheEntries());
     }
 
     /** Records fired timers as "key/namespace@time". */

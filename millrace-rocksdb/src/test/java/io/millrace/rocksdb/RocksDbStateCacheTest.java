@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The RocksDB backend's write-back state cache: what reaches RocksDB when, and what users see. */
@@ -30,18 +30,11 @@ class RocksDbStateCacheTest {
     Path base;
 
     private final ManualClock clock = new ManualClock(1_000);
-    private final List<RocksDbKeyedStateBackend> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() {
-        open.forEach(RocksDbKeyedStateBackend::close);
-    }
+    @RegisterExtension
+    final OpenedBackends backends = new OpenedBackends();
 
     private RocksDbKeyedStateBackend backend(KeyGroupRange range, int cacheEntries) {
-        RocksDbKeyedStateBackend b = new RocksDbKeyedStateBackend("op", range, 128, clock,
-                TestBackends.CONFIG.withBaseDirectory(base.resolve("rocksdb")).withCacheEntries(cacheEntries));
-        open.add(b);
-        return b;
+        return backends.rocksDb(base.resolve("rocksdb"), clock, range, cacheEntries);
     }
 
     private static ValueState<Integer> counts(RocksDbKeyedStateBackend b) {

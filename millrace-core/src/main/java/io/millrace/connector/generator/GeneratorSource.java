@@ -15,8 +15,9 @@ import java.util.Objects;
  * a snapshot emits exactly the records that were not emitted before it.
  *
  * <p>The total rate (records per second over all subtasks) is paced by the reader context's
- * {@link io.millrace.api.time.Clock}: each reader gets {@code rate / parallelism}; a reader ahead of
- * schedule returns {@code NOTHING_AVAILABLE}. Records carry the timestamps of {@link
+ * {@link io.millrace.api.time.Clock}: each reader gets {@code rate / parallelism}, counted from one origin
+ * shared by the readers of a start of the job in this process (the first poll of any of them); a reader ahead
+ * of schedule returns {@code NOTHING_AVAILABLE}. Records carry the timestamps of {@link
  * Builder#timestamps} if given, otherwise none (assign them with the watermark strategy).
  *
  * <pre>{@code
@@ -34,6 +35,8 @@ public final class GeneratorSource<T> implements Source<T, IndexRange> {
     private final long count;
     private final double ratePerSecond;
     private final IndexTimestamps timestamps;
+    /** The pacing origin of the readers of the current start of the job, in this process. */
+    private transient RateLimit.Origin origin;
 
     private GeneratorSource(Builder<T> b) {
         this.function = b.function;
@@ -93,8 +96,21 @@ public final class GeneratorSource<T> implements Source<T, IndexRange> {
     public SourceReader<T, IndexRange> createReader(SourceReaderContext context) {
         RateLimit limit = Double.isInfinite(ratePerSecond)
                 ? null
-                : new RateLimit(context.clock(), ratePerSecond / context.parallelism());
+                : new RateLimit(context.clock(), ratePerSecond / context.parallelism(), originFor(context.parallelism()));
         return new GeneratorReader<>(function, timestamps, limit);
+    }
+
+    /**
+     * The readers of one start of the job pace from one origin (see {@code RateLimit}). A start creates one reader
+     * per subtask, so the reader after the last one of a start (a restart, or the next job with this source)
+     * begins a new origin.
+     */
+    private synchronized RateLimit.Origin originFor(int parallelism) {
+        if (origin == null || origin.readers() >= parallelism) {
+            origin = new RateLimit.Origin();
+        }
+        origin.join();
+        return origin;
     }
 
     /** Options of a {@link GeneratorSource}; each setter checks its value and names it in its error. */

@@ -126,6 +126,43 @@ class GeneratorSourceTest {
         }
     }
 
+    /** Polls until the reader has nothing more now; returns how many records it emitted. */
+    private static int drain(SourceReader<Long, IndexRange> reader, RecordingOutput<Long> out) throws Exception {
+        int before = out.values.size();
+        while (reader.pollNext(out) == InputStatus.MORE_AVAILABLE) {
+            // emits at most a batch per poll
+        }
+        return out.values.size() - before;
+    }
+
+    @Test
+    void readersOfOneStart_paceFromTheFirstPollOfAny_andTheNextStartPacesAfresh() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).unbounded().ratePerSecond(200).build();
+        List<IndexRange> splits = source.createSplits(2);
+        List<SourceReader<Long, IndexRange>> readers = List.of(
+                source.createReader(new TestReaderContext(0, 2, clock, "gen")),
+                source.createReader(new TestReaderContext(1, 2, clock, "gen")));
+        for (int i = 0; i < 2; i++) {
+            readers.get(i).addSplits(List.of(splits.get(i)));
+        }
+        RecordingOutput<Long> first = new RecordingOutput<>();
+        RecordingOutput<Long> second = new RecordingOutput<>();
+        assertThat(drain(readers.get(0), first)).isZero(); // the origin: now
+        clock.advance(Duration.ofMillis(300));
+        // the second reader's thread starts 300 ms late: it is on schedule at once, 100 records per second since the origin
+        assertThat(drain(readers.get(1), second)).isEqualTo(30);
+        assertThat(drain(readers.get(0), first)).isEqualTo(30);
+
+        // a restart creates new readers: they pace from their own first poll, not from the old origin
+        SourceReader<Long, IndexRange> restarted = source.createReader(new TestReaderContext(0, 2, clock, "gen"));
+        restarted.addSplits(List.of(splits.get(0)));
+        clock.advance(Duration.ofSeconds(10));
+        RecordingOutput<Long> again = new RecordingOutput<>();
+        assertThat(drain(restarted, again)).isZero();
+        clock.advance(Duration.ofMillis(100));
+        assertThat(drain(restarted, again)).isEqualTo(10);
+    }
+
     @Test
     void whenAFarBehindReaderCatchesUp_thenEachPollEmitsAtMostABatch() throws Exception {
         GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(100_000).ratePerSecond(1_000_000).build();

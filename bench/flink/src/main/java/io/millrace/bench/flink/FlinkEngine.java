@@ -81,7 +81,7 @@ public final class FlinkEngine implements Engine {
     private static <T> DataStream<T> source(StreamExecutionEnvironment env, Input input, double rate, TypeInformation<T> type,
             WatermarkStrategy<T> watermarks, String name) {
         DataGeneratorSource<T> source = new DataGeneratorSource<>(s -> (T) input.record(s), input.count(),
-                rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp(), type);
+                rate > 0 ? new SharedOriginRateLimit(rate) : RateLimiterStrategy.noOp(), type);
         return env.fromSource(source, watermarks, name).uid(name);
     }
 }
