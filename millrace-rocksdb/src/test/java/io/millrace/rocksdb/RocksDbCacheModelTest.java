@@ -21,6 +21,7 @@ import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
+import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -210,7 +211,7 @@ class RocksDbCacheModelTest {
         if (incremental) {
             Checkpointed.take(storage, List.of((RocksDbKeyedStateBackend) from), id).restoreInto(to);
         } else {
-            SnapshotBytes.write(from.snapshot(id, true), ALL).restoreInto(to);
+            SnapshotImage.write(from.snapshot(id, true), ALL).restoreInto(to);
         }
         close(from);
         return to;
@@ -218,7 +219,7 @@ class RocksDbCacheModelTest {
 
     private KeyedStateBackend restoreHeap(KeyedStateBackend from) throws Exception {
         KeyedStateBackend to = heap();
-        SnapshotBytes.take(from).restoreInto(to);
+        SnapshotImage.take(from).restoreInto(to);
         close(from);
         return to;
     }

@@ -9,6 +9,7 @@ import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ class RocksDbListStateTest {
             b.setCurrentKey(i % 50);
             state.add(new Reading("s", i));
         }
-        SnapshotBytes full = SnapshotBytes.write(b.snapshot(1, true), ALL);
+        SnapshotImage full = SnapshotImage.write(b.snapshot(1, true), ALL);
         Checkpointed incremental = Checkpointed.take(new LocalCheckpointStorage(base.resolve("checkpoints")), List.of(b), 2);
         for (boolean native_ : new boolean[] {false, true}) {
             List<RocksDbKeyedStateBackend> halves = List.of(backend(new KeyGroupRange(0, 63)), backend(new KeyGroupRange(64, 127)));
@@ -140,7 +141,7 @@ class RocksDbListStateTest {
             b.flush();
         }
         RocksDbKeyedStateBackend direct = backend(ALL, 0);
-        SnapshotBytes.take(b).restoreInto(direct);
+        SnapshotImage.take(b).restoreInto(direct);
         ListState<Reading> restored = readings(direct);
         direct.setCurrentKey("press");
         assertThat(listOf(restored)).containsExactly(new Reading("s", 0), new Reading("s", 1), new Reading("s", 2));

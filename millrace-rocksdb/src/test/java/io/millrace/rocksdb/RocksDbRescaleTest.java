@@ -8,6 +8,7 @@ import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -43,13 +44,13 @@ class RocksDbRescaleTest {
         final NamespacedState<Long, long[]> buckets;
         final List<Fired> fired;
 
-        Subtask(int index, int parallelism, List<Fired> fired, List<SnapshotBytes> restoreFrom) throws Exception {
+        Subtask(int index, int parallelism, List<Fired> fired, List<SnapshotImage> restoreFrom) throws Exception {
             this.index = index;
             this.fired = fired;
             this.backend = new RocksDbKeyedStateBackend("rescaled", KeyGroups.rangeFor(index, MAX_PARALLELISM, parallelism),
                     MAX_PARALLELISM, new ManualClock(0), TestBackends.CONFIG.withBaseDirectory(base));
             open.add(this);
-            for (SnapshotBytes image : restoreFrom) {
+            for (SnapshotImage image : restoreFrom) {
                 image.restoreInto(backend);
             }
             total = backend.stateStore().getState(new ValueStateDescriptor<>("total"));
@@ -97,9 +98,9 @@ class RocksDbRescaleTest {
             owner.backend.timerService("timers", owner).registerEventTimeTimer(bucket, at);
             timers.add(new Fired(-1, key, bucket, at));
         }
-        List<SnapshotBytes> images = new ArrayList<>();
+        List<SnapshotImage> images = new ArrayList<>();
         for (Subtask s : old) {
-            images.add(SnapshotBytes.take(s.backend));
+            images.add(SnapshotImage.take(s.backend));
         }
 
         for (int parallelism : new int[] {1, 3}) {

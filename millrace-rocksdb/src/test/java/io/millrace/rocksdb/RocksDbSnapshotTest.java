@@ -23,6 +23,7 @@ import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.SnapshotImage;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -169,7 +170,7 @@ class RocksDbSnapshotTest {
         for (int k = 0; k < 300; k++) {
             expected.add(s.describe(before, k % 2 == 0 ? k : "key-" + k));
         }
-        SnapshotBytes image = SnapshotBytes.take(before);
+        SnapshotImage image = SnapshotImage.take(before);
 
         RocksDbKeyedStateBackend after = backend();
         image.restoreInto(after);
@@ -223,7 +224,7 @@ class RocksDbSnapshotTest {
         s.value.update("new");
         b.compact();
 
-        SnapshotBytes image = SnapshotBytes.write(snapshot, ALL);
+        SnapshotImage image = SnapshotImage.write(snapshot, ALL);
         RocksDbKeyedStateBackend after = backend();
         image.restoreInto(after);
         States r = States.of(after);
@@ -253,7 +254,7 @@ class RocksDbSnapshotTest {
         before.setCurrentKey("late");
         v.update("l");
         m.put("x", 2);
-        SnapshotBytes image = SnapshotBytes.take(before);
+        SnapshotImage image = SnapshotImage.take(before);
 
         RocksDbKeyedStateBackend kept = backend();
         image.restoreInto(kept);
@@ -287,7 +288,7 @@ class RocksDbSnapshotTest {
             before.setCurrentKey(k);
             v.update(k);
         }
-        SnapshotBytes image = SnapshotBytes.take(before);
+        SnapshotImage image = SnapshotImage.take(before);
         RocksDbKeyedStateBackend after = backend();
         image.restoreInto(after);
         after.stateStore().getState(withTtl(new ValueStateDescriptor<Integer>("v")));
@@ -303,11 +304,11 @@ class RocksDbSnapshotTest {
         ValueState<Integer> v = first.stateStore().getState(new ValueStateDescriptor<>("later"));
         first.setCurrentKey("k");
         v.update(42);
-        SnapshotBytes one = SnapshotBytes.take(first);
+        SnapshotImage one = SnapshotImage.take(first);
 
         RocksDbKeyedStateBackend second = backend();
         one.restoreInto(second);
-        SnapshotBytes two = SnapshotBytes.take(second);
+        SnapshotImage two = SnapshotImage.take(second);
         assertThat(second.unclaimedRestoredNames()).containsExactly("later");
 
         RocksDbKeyedStateBackend third = backend();
@@ -323,7 +324,7 @@ class RocksDbSnapshotTest {
         first.stateStore().getState(new ValueStateDescriptor<Integer>("s"));
         first.setCurrentKey("k");
         first.stateStore().getState(new ValueStateDescriptor<Integer>("s")).update(1);
-        SnapshotBytes image = SnapshotBytes.take(first);
+        SnapshotImage image = SnapshotImage.take(first);
         RocksDbKeyedStateBackend second = backend();
         image.restoreInto(second);
         assertThatThrownBy(() -> second.stateStore().getListState(new ListStateDescriptor<Integer>("s")))
@@ -335,7 +336,7 @@ class RocksDbSnapshotTest {
         HeapKeyedStateBackend heap = new HeapKeyedStateBackend(ALL, 128, clock);
         heap.setCurrentKey("k");
         heap.stateStore().getState(new ValueStateDescriptor<Integer>("s")).update(1);
-        SnapshotBytes image = SnapshotBytes.take(heap);
+        SnapshotImage image = SnapshotImage.take(heap);
         assertThatThrownBy(() -> image.restoreInto(backend())).hasMessageContaining("another state backend");
     }
 
@@ -347,7 +348,7 @@ class RocksDbSnapshotTest {
         v.update(1);
         KeyedStateSnapshot unwritten = b.snapshot(1);
         KeyedStateSnapshot written = b.snapshot(2);
-        SnapshotBytes.write(written, ALL);
+        SnapshotImage.write(written, ALL);
         b.close();
         assertThatThrownBy(() -> unwritten.write(new DataOutputStream(new ByteArrayOutputStream()), () -> 0, new long[128]))
                 .isInstanceOf(IOException.class).hasMessageContaining("closed");

@@ -12,6 +12,7 @@ import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ class RocksDbStateCacheTest {
         assertThat(state.value()).isSameAs(list);
 
         RocksDbKeyedStateBackend restored = backend(ALL, 1_024);
-        SnapshotBytes.take(b).restoreInto(restored);
+        SnapshotImage.take(b).restoreInto(restored);
         ValueState<List<Integer>> again = restored.stateStore().getState(new ValueStateDescriptor<>("list-value"));
         restored.setCurrentKey("k");
         assertThat(again.value()).containsExactly(1, 2);
@@ -172,7 +173,7 @@ class RocksDbStateCacheTest {
             windows.put(k % 3L, new long[] {k});
         }
         assertThat(b.cache().writeBacks()).as("all still dirty in the cache").isZero();
-        SnapshotBytes full = SnapshotBytes.write(b.snapshot(1, true), ALL);
+        SnapshotImage full = SnapshotImage.write(b.snapshot(1, true), ALL);
         Checkpointed incremental = Checkpointed.take(storage, List.of(b), 2);
 
         for (boolean native_ : new boolean[] {false, true}) {
@@ -247,7 +248,7 @@ class RocksDbStateCacheTest {
         }
         assertThat(b.eventTimeTimerCount()).isEqualTo(expected.size());
         RocksDbKeyedStateBackend restored = backend(ALL, 64);
-        SnapshotBytes.write(b.snapshot(1, true), ALL).restoreInto(restored);
+        SnapshotImage.write(b.snapshot(1, true), ALL).restoreInto(restored);
         Fired fired = new Fired();
         fired.backend = restored;
         restored.timerService("t", fired);

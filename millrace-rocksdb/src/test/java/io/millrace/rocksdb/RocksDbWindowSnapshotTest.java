@@ -14,6 +14,7 @@ import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.window.WindowLowering;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
+import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,13 +78,13 @@ class RocksDbWindowSnapshotTest {
 
     @SuppressWarnings("unchecked")
     private OneInputOperatorHarness<Reading, Object> open(WindowSpec spec, int subtask, int parallelism,
-            List<SnapshotBytes> restoreFrom) throws Exception {
+            List<SnapshotImage> restoreFrom) throws Exception {
         return OneInputOperatorHarness.of((OneInputOperator<Reading, Object>) new WindowLowering().create(spec))
                 .keyedBy((Reading r) -> r.sensor())
                 .subtask(subtask, parallelism)
                 .backend(RocksDbStateBackends.factory(TestBackends.CONFIG.withBaseDirectory(base)))
                 .restoring(backend -> {
-                    for (SnapshotBytes image : restoreFrom) {
+                    for (SnapshotImage image : restoreFrom) {
                         image.restoreInto(backend);
                     }
                 })
@@ -153,9 +154,9 @@ class RocksDbWindowSnapshotTest {
         for (int parallelism : new int[] {1, 3}) {
             var before = List.of(open(spec.get(), 0, 2, List.of()), open(spec.get(), 1, 2, List.of()));
             long watermark = feed(input, 0, 1_000, before, Long.MIN_VALUE);
-            List<SnapshotBytes> images = new ArrayList<>();
+            List<SnapshotImage> images = new ArrayList<>();
             for (var h : before) {
-                images.add(SnapshotBytes.take(h.keyedBackend()));
+                images.add(SnapshotImage.take(h.keyedBackend()));
                 h.close();
             }
             List<OneInputOperatorHarness<Reading, Object>> after = new ArrayList<>();
@@ -189,7 +190,7 @@ class RocksDbWindowSnapshotTest {
 
             var first = open(spec.get(), 0, 1, List.of());
             long watermark = feed(input, 0, n / 2, List.of(first), Long.MIN_VALUE);
-            SnapshotBytes image = SnapshotBytes.take(first.keyedBackend());
+            SnapshotImage image = SnapshotImage.take(first.keyedBackend());
             first.close();
             try (var second = open(spec.get(), 0, 1, List.of(image))) {
                 second.processWatermark(watermark);

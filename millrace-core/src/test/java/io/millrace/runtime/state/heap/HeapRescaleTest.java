@@ -8,6 +8,7 @@ import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.SnapshotImage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

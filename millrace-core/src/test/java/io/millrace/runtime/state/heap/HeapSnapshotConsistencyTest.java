@@ -9,6 +9,7 @@ import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.state.SnapshotImage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -16,6 +16,7 @@ import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 import io.millrace.runtime.timer.VoidNamespace;
+import io.millrace.runtime.state.SnapshotImage;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.NotSerializableException;

@@ -9,6 +9,7 @@ import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.SnapshotImage;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

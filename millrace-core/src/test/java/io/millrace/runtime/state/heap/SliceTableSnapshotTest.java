@@ -8,6 +8,7 @@ import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.window.WindowLowering;
 import io.millrace.testing.OneInputOperatorHarness;
+import io.millrace.runtime.state.SnapshotImage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -14,6 +14,7 @@ import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.window.WindowLowering;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
+import io.millrace.runtime.state.SnapshotImage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
