@@ -480,7 +480,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         KeyGroupRows.read(in, keyGroup, restored);
     }
 
-    /** Names of restored states and timer services that no operator has created yet. */
+    @Override
     public Set<String> unclaimedRestoredNames() {
         return restored.unclaimedNames();
     }

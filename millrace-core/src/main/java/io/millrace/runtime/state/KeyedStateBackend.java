@@ -55,6 +55,9 @@ public interface KeyedStateBackend extends AutoCloseable {
     /** Number of live (key, state) entries over all states; for tests and metrics. */
     long entryCount();
 
+    /** Names of restored states and timer services that no operator has asked for yet. */
+    java.util.Set<String> unclaimedRestoredNames();
+
     @Override
     void close();
 

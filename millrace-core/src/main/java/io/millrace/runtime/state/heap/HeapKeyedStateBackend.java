@@ -355,7 +355,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         }
     }
 
-    /** Names of restored states and timer services that no operator has asked for yet. */
+    @Override
     public Set<String> unclaimedRestoredNames() {
         Set<String> names = new TreeSet<>(restoredStates.keySet());
         names.addAll(restoredTimers.keySet());
