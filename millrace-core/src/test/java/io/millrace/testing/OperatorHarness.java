@@ -216,7 +216,7 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
     }
 
     public int numEventTimeTimers() {
-        return backend() == null ? 0 : backend().eventTimeTimerCount();
+        return keyedBackend() == null ? 0 : keyedBackend().eventTimeTimerCount();
     }
 
     public int numProcessingTimeTimers() {

@@ -267,7 +267,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return n;
     }
 
-    /** Live event-time timers over all timer services. */
+    @Override
     public int eventTimeTimerCount() {
         int n = 0;
         for (RocksTimerService<?> s : timerServices) {

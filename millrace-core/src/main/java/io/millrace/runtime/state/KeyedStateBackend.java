@@ -58,6 +58,9 @@ public interface KeyedStateBackend extends AutoCloseable {
     /** Names of restored states and timer services that no operator has asked for yet. */
     java.util.Set<String> unclaimedRestoredNames();
 
+    /** Live event-time timers over all timer services; for tests and metrics. */
+    int eventTimeTimerCount();
+
     @Override
     void close();
 

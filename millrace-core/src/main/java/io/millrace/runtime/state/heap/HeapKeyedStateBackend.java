@@ -266,7 +266,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         return n;
     }
 
-    /** Live event-time timers over all timer services. */
+    @Override
     public int eventTimeTimerCount() {
         int n = 0;
         for (HeapTimerService<?> s : timerServices) {
