@@ -267,13 +267,7 @@ final class StateColumn {
             cache.markDirty(e);
             return;
         }
-        ByteWriter v = backend.valueScratch();
-        v.reset();
-        if (ttlMillis != 0) {
-            long now = backend.clock.millis();
-            onTtlAccess(now);
-            v.writeLong(expiryFrom(now));
-        }
+        ByteWriter v = rowStart();
         ListRows.write(elements, v, this);
         bytes.put(key, 0, key.length, v.buffer(), 0, v.size());
     }
@@ -644,6 +638,13 @@ final class StateColumn {
     }
 
     private void writeRow(byte[] key, int offset, int length, Object value) {
+        ByteWriter v = rowStart();
+        serialize(value, v);
+        bytes.put(key, offset, length, v.buffer(), 0, v.size());
+    }
+
+    /** The value scratch, emptied, with the row's expiry already written when the state has a TTL. */
+    private ByteWriter rowStart() {
         ByteWriter v = backend.valueScratch();
         v.reset();
         if (ttlMillis != 0) {
@@ -651,8 +652,7 @@ final class StateColumn {
             onTtlAccess(now);
             v.writeLong(expiryFrom(now));
         }
-        serialize(value, v);
-        bytes.put(key, offset, length, v.buffer(), 0, v.size());
+        return v;
     }
 
     /** Writes a value (or list element) of this state; fails naming the state when the serializer refuses it. */

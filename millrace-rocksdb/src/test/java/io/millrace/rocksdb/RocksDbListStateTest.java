@@ -8,7 +8,6 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.state.KeyGroupRange;
-import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,16 +85,10 @@ class RocksDbListStateTest {
         SnapshotImage full = SnapshotImage.write(b.snapshot(1, true), ALL);
         Checkpointed incremental = Checkpointed.take(new LocalCheckpointStorage(base.resolve("checkpoints")), List.of(b), 2);
         for (boolean native_ : new boolean[] {false, true}) {
-            List<RocksDbKeyedStateBackend> halves = List.of(backend(new KeyGroupRange(0, 63)), backend(new KeyGroupRange(64, 127)));
-            for (RocksDbKeyedStateBackend half : halves) {
-                if (native_) {
-                    incremental.restoreInto(half);
-                } else {
-                    full.restoreInto(half);
-                }
-            }
+            List<RocksDbKeyedStateBackend> halves = backends.halves(base.resolve("rocksdb"), clock, RocksDbConfig.DEFAULT_CACHE_ENTRIES,
+                    native_ ? incremental::restoreInto : full::restoreInto);
             for (int k = 0; k < 50; k++) {
-                RocksDbKeyedStateBackend owner = halves.get(KeyGroups.keyGroupFor(k, 128) < 64 ? 0 : 1);
+                RocksDbKeyedStateBackend owner = OpenedBackends.ownerOf(halves, k);
                 owner.setCurrentKey(k);
                 List<Reading> expected = new ArrayList<>();
                 for (int i = k; i < 3_000; i += 50) {

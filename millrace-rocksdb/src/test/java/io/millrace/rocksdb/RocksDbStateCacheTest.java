@@ -177,16 +177,10 @@ class RocksDbStateCacheTest {
         Checkpointed incremental = Checkpointed.take(storage, List.of(b), 2);
 
         for (boolean native_ : new boolean[] {false, true}) {
-            List<RocksDbKeyedStateBackend> halves = List.of(backend(new KeyGroupRange(0, 63), 64), backend(new KeyGroupRange(64, 127), 64));
-            for (RocksDbKeyedStateBackend half : halves) {
-                if (native_) {
-                    incremental.restoreInto(half);
-                } else {
-                    full.restoreInto(half);
-                }
-            }
+            List<RocksDbKeyedStateBackend> halves = backends.halves(base.resolve("rocksdb"), clock, 64,
+                    native_ ? incremental::restoreInto : full::restoreInto);
             for (int k = 0; k < 1_000; k++) {
-                RocksDbKeyedStateBackend owner = halves.get(KeyGroups.keyGroupFor(k, 128) < 64 ? 0 : 1);
+                RocksDbKeyedStateBackend owner = OpenedBackends.ownerOf(halves, k);
                 owner.setCurrentKey(k);
                 assertThat(counts(owner).value()).as("key %d, incremental %s", k, native_).isEqualTo(k);
                 NamespacedState<Long, long[]> w = owner.namespacedState("windows");

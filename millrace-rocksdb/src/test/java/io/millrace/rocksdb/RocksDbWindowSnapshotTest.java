@@ -3,6 +3,7 @@ package io.millrace.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowSnapshotContractTest;
 import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.OneInputOperatorHarness;
@@ -21,7 +22,7 @@ class RocksDbWindowSnapshotTest extends WindowSnapshotContractTest {
     Path base;
 
     @Override
-    protected HarnessSetup<OneInputOperatorHarness<Reading, Object>> harness(Supplier<OneInputOperator<Reading, Object>> operator) {
+    protected HarnessSetup<OneInputOperatorHarness<Ev, Object>> harness(Supplier<OneInputOperator<Ev, Object>> operator) {
         return OneInputOperatorHarness.of(operator.get())
                 .backend(RocksDbStateBackends.factory(TestBackends.CONFIG.withBaseDirectory(base)));
     }

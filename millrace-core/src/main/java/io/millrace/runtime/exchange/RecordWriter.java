@@ -41,18 +41,6 @@ public final class RecordWriter {
     private long backpressuredNanos;
     private volatile long blockedCount;
 
-    public RecordWriter(
-            String edgeName,
-            Channel[] channels,
-            Partitioning partitioning,
-            KeySelector<Object, Object> keySelector,
-            int maxParallelism,
-            int producerSubtask,
-            BooleanSupplier cancelled,
-            Clock clock) {
-        this(edgeName, channels, partitioning, keySelector, maxParallelism, producerSubtask, cancelled, clock, 0);
-    }
-
     /**
      * A writer that holds a watermark back for at most {@code watermarkIntervalNanos} (0: sends each at once);
      * see the class comment.

@@ -7,11 +7,11 @@ import io.millrace.api.window.Window;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A test record: a key and a value; plus the window functions the window tests share. */
-record Ev(String key, long value) implements java.io.Serializable {
+/** A test record: a key and a value; plus the window functions the window tests (and the backends' window contracts) share. */
+public record Ev(String key, long value) implements java.io.Serializable {
 
     /** Sum and count of values; merge reuses its first argument. */
-    static final class SumCount implements AggregateFunction<Ev, long[], long[]> {
+    public static final class SumCount implements AggregateFunction<Ev, long[], long[]> {
         @Override
         public long[] createAccumulator() {
             return new long[2];

@@ -2,7 +2,6 @@ package io.millrace.runtime.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.window.CountWindows;
@@ -34,43 +33,13 @@ public abstract class WindowSnapshotContractTest {
      * A harness setup for one window operator subtask on the backend under test; the contract adds the key,
      * subtask, key groups and restore.
      */
-    protected abstract HarnessSetup<OneInputOperatorHarness<Reading, Object>> harness(Supplier<OneInputOperator<Reading, Object>> operator);
+    protected abstract HarnessSetup<OneInputOperatorHarness<Ev, Object>> harness(Supplier<OneInputOperator<Ev, Object>> operator);
 
     /** Key groups of the harnesses (few make a harness that restores after every input fast). */
     protected abstract int maxParallelism();
 
     /** Checks after every harness of a test is closed, such as that their backends left no files. */
     protected void afterClose() throws Exception {}
-
-    /** A sensor reading, the windows' input. */
-    public record Reading(String sensor, long value) implements java.io.Serializable {}
-
-    /** Sum and count in a long[] accumulator, mutated in place. */
-    public static final class SumCount implements AggregateFunction<Reading, long[], long[]> {
-        @Override
-        public long[] createAccumulator() {
-            return new long[2];
-        }
-
-        @Override
-        public long[] add(Reading r, long[] acc) {
-            acc[0] += r.value();
-            acc[1]++;
-            return acc;
-        }
-
-        @Override
-        public long[] getResult(long[] acc) {
-            return acc.clone();
-        }
-
-        @Override
-        public long[] merge(long[] a, long[] b) {
-            a[0] += b[0];
-            a[1] += b[1];
-            return a;
-        }
-    }
 
     /** Describes each firing as text: key, window, firing index and contents. */
     public static final class Describe extends ProcessWindowFunction<Object, String, String, Window> {
@@ -84,15 +53,15 @@ public abstract class WindowSnapshotContractTest {
         }
     }
 
-    private OneInputOperatorHarness<Reading, Object> open(WindowSpec spec, SnapshotImage restoreFrom) throws Exception {
+    private OneInputOperatorHarness<Ev, Object> open(WindowSpec spec, SnapshotImage restoreFrom) throws Exception {
         return open(spec, 0, 1, restoreFrom == null ? List.of() : List.of(restoreFrom));
     }
 
     @SuppressWarnings("unchecked")
-    private OneInputOperatorHarness<Reading, Object> open(WindowSpec spec, int subtask, int parallelism,
+    private OneInputOperatorHarness<Ev, Object> open(WindowSpec spec, int subtask, int parallelism,
             List<SnapshotImage> restoreFrom) throws Exception {
-        OneInputOperatorHarness<Reading, Object> h = harness(() -> (OneInputOperator<Reading, Object>) new WindowLowering().create(spec))
-                .keyedBy((Reading r) -> r.sensor())
+        OneInputOperatorHarness<Ev, Object> h = harness(() -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec))
+                .keyedBy((Ev r) -> r.key())
                 .subtask(subtask, parallelism)
                 .maxParallelism(maxParallelism())
                 .restoring(backend -> {
@@ -105,7 +74,7 @@ public abstract class WindowSnapshotContractTest {
         return h;
     }
 
-    private final List<OneInputOperatorHarness<Reading, Object>> opened = new ArrayList<>();
+    private final List<OneInputOperatorHarness<Ev, Object>> opened = new ArrayList<>();
 
     @AfterEach
     public void closeHarnesses() throws Exception {
@@ -117,16 +86,16 @@ public abstract class WindowSnapshotContractTest {
     }
 
     /** Input with bounded disorder: readings and their timestamps. */
-    private record Input(List<Reading> readings, List<Long> times) {
+    private record Input(List<Ev> readings, List<Long> times) {
         static Input random(long seed, int n) {
             Random random = new Random(seed);
-            List<Reading> readings = new ArrayList<>();
+            List<Ev> readings = new ArrayList<>();
             List<Long> times = new ArrayList<>();
             long maxTs = 0;
             for (int i = 0; i < n; i++) {
                 long ts = Math.max(0, maxTs + random.nextInt(8) - random.nextInt(12));
                 maxTs = Math.max(maxTs, ts);
-                readings.add(new Reading("s" + random.nextInt(20), random.nextInt(100)));
+                readings.add(new Ev("s" + random.nextInt(20), random.nextInt(100)));
                 times.add(ts);
             }
             return new Input(readings, times);
@@ -137,13 +106,13 @@ public abstract class WindowSnapshotContractTest {
      * Feeds readings {@code [from, to)} to the subtasks owning their keys, with a watermark to all of them
      * every 50 readings; returns the last watermark.
      */
-    private long feed(Input input, int from, int to, List<OneInputOperatorHarness<Reading, Object>> subtasks,
+    private long feed(Input input, int from, int to, List<OneInputOperatorHarness<Ev, Object>> subtasks,
             long watermark) throws Exception {
         long seen = watermark + 10;
         for (int i = from; i < to; i++) {
-            Reading r = input.readings.get(i);
+            Ev r = input.readings.get(i);
             int owner = KeyGroups.subtaskFor(
-                    KeyGroups.keyGroupFor(r.sensor(), maxParallelism()), maxParallelism(), subtasks.size());
+                    KeyGroups.keyGroupFor(r.key(), maxParallelism()), maxParallelism(), subtasks.size());
             subtasks.get(owner).processElement(r, input.times.get(i));
             seen = Math.max(seen, input.times.get(i));
             if (i % 50 == 49) {
@@ -156,7 +125,7 @@ public abstract class WindowSnapshotContractTest {
         return watermark;
     }
 
-    private static List<String> outputs(List<OneInputOperatorHarness<Reading, Object>> subtasks) {
+    private static List<String> outputs(List<OneInputOperatorHarness<Ev, Object>> subtasks) {
         List<String> all = new ArrayList<>();
         for (var h : subtasks) {
             h.output().forEach(e -> all.add(e.value() + " @" + e.timestamp()));
@@ -168,23 +137,23 @@ public abstract class WindowSnapshotContractTest {
     @Test
     public void slidingWindowsRunAtParallelismTwo_resumedAtOneAndAtThree_emitWhatAnUninterruptedRunEmits() throws Exception {
         Supplier<WindowSpec> spec = () -> new WindowSpec(Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)),
-                null, 5, null, null, new SumCount(), new Describe());
+                null, 5, null, null, new Ev.SumCount(), new Describe());
         Input input = Input.random(17, 2_000);
-        List<OneInputOperatorHarness<Reading, Object>> whole = List.of(open(spec.get(), null));
+        List<OneInputOperatorHarness<Ev, Object>> whole = List.of(open(spec.get(), null));
         feed(input, 0, input.readings.size(), whole, Long.MIN_VALUE);
         whole.get(0).endInput();
         List<String> expected = outputs(whole);
         assertThat(expected).hasSizeGreaterThan(100);
 
         for (int parallelism : new int[] {1, 3}) {
-            List<OneInputOperatorHarness<Reading, Object>> before = List.of(
+            List<OneInputOperatorHarness<Ev, Object>> before = List.of(
                     open(spec.get(), 0, 2, List.of()), open(spec.get(), 1, 2, List.of()));
             long watermark = feed(input, 0, 1_000, before, Long.MIN_VALUE);
             List<SnapshotImage> images = new ArrayList<>();
             for (var h : before) {
                 images.add(SnapshotImage.take(h.keyedBackend()));
             }
-            List<OneInputOperatorHarness<Reading, Object>> after = new ArrayList<>();
+            List<OneInputOperatorHarness<Ev, Object>> after = new ArrayList<>();
             for (int i = 0; i < parallelism; i++) {
                 var h = open(spec.get(), i, parallelism, images);
                 h.processWatermark(watermark);
@@ -230,13 +199,13 @@ public abstract class WindowSnapshotContractTest {
     @Test
     public void slidingWindowsWithLateness_resumedFromASnapshot_emitWhatAnUninterruptedRunEmits() throws Exception {
         compareWithUninterruptedRun(() -> new WindowSpec(Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)),
-                null, 5, null, null, new SumCount(), new Describe()));
+                null, 5, null, null, new Ev.SumCount(), new Describe()));
     }
 
     @Test
     public void sessionWindows_resumedFromASnapshot_emitWhatAnUninterruptedRunEmits() throws Exception {
         compareWithUninterruptedRun(() -> new WindowSpec(Windows.session(Duration.ofMillis(6)),
-                null, 0, null, (Reading a, Reading b) -> new Reading(a.sensor(), a.value() + b.value()), null, new Describe()));
+                null, 0, null, (Ev a, Ev b) -> new Ev(a.key(), a.value() + b.value()), null, new Describe()));
     }
 
     @Test

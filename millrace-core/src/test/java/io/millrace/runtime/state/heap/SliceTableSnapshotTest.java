@@ -6,7 +6,9 @@ import io.millrace.api.window.Windows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowLowering;
+import io.millrace.runtime.window.WindowSnapshotContractTest;
 import io.millrace.testing.OneInputOperatorHarness;
 import io.millrace.runtime.state.SnapshotImage;
 import java.time.Duration;
@@ -27,14 +29,14 @@ class SliceTableSnapshotTest {
 
     private static WindowSpec spec() {
         return new WindowSpec(Windows.sliding(Duration.ofMillis(40), Duration.ofMillis(10)), null, 30, null, null,
-                new WindowSnapshotTest.SumCount(), new WindowSnapshotTest.Describe());
+                new Ev.SumCount(), new WindowSnapshotContractTest.Describe());
     }
 
     @SuppressWarnings("unchecked")
-    private static OneInputOperatorHarness<WindowSnapshotTest.Reading, Object> open(int subtask, int parallelism,
+    private static OneInputOperatorHarness<Ev, Object> open(int subtask, int parallelism,
             List<SnapshotImage> images) throws Exception {
-        return OneInputOperatorHarness.of((OneInputOperator<WindowSnapshotTest.Reading, Object>) new WindowLowering().create(spec()))
-                .keyedBy((WindowSnapshotTest.Reading r) -> r.sensor())
+        return OneInputOperatorHarness.of((OneInputOperator<Ev, Object>) new WindowLowering().create(spec()))
+                .keyedBy((Ev r) -> r.key())
                 .subtask(subtask, parallelism)
                 .restoring(backend -> {
                     for (SnapshotImage image : images) {
@@ -45,7 +47,7 @@ class SliceTableSnapshotTest {
     }
 
     /** Readings of 300 sensors with timestamps in the recent past, some of them late; every 97th step a watermark. */
-    private record Step(WindowSnapshotTest.Reading reading, long time, long watermark) {}
+    private record Step(Ev reading, long time, long watermark) {}
 
     private static List<Step> input(long seed, int n) {
         Random random = new Random(seed);
@@ -58,17 +60,17 @@ class SliceTableSnapshotTest {
             if (i % 97 == 96) {
                 watermark = maxTs - 8;
             }
-            steps.add(new Step(new WindowSnapshotTest.Reading("s" + random.nextInt(300), random.nextInt(100)), ts,
+            steps.add(new Step(new Ev("s" + random.nextInt(300), random.nextInt(100)), ts,
                     i % 97 == 96 ? watermark : Long.MIN_VALUE));
         }
         return steps;
     }
 
-    private static void feed(List<Step> steps, int from, int to, List<OneInputOperatorHarness<WindowSnapshotTest.Reading, Object>> subtasks)
+    private static void feed(List<Step> steps, int from, int to, List<OneInputOperatorHarness<Ev, Object>> subtasks)
             throws Exception {
         for (int i = from; i < to; i++) {
             Step s = steps.get(i);
-            int owner = KeyGroups.subtaskFor(KeyGroups.keyGroupFor(s.reading.sensor(), MAX_PARALLELISM), MAX_PARALLELISM, subtasks.size());
+            int owner = KeyGroups.subtaskFor(KeyGroups.keyGroupFor(s.reading.key(), MAX_PARALLELISM), MAX_PARALLELISM, subtasks.size());
             subtasks.get(owner).processElement(s.reading, s.time);
             if (s.watermark != Long.MIN_VALUE) {
                 for (var h : subtasks) {
@@ -78,7 +80,7 @@ class SliceTableSnapshotTest {
         }
     }
 
-    private static List<String> outputs(List<OneInputOperatorHarness<WindowSnapshotTest.Reading, Object>> subtasks) {
+    private static List<String> outputs(List<OneInputOperatorHarness<Ev, Object>> subtasks) {
         List<String> all = new ArrayList<>();
         for (var h : subtasks) {
             h.output().forEach(e -> all.add(e.value() + " @" + e.timestamp()));
@@ -105,7 +107,7 @@ class SliceTableSnapshotTest {
                     images.add(SnapshotImage.take(h.backend()));
                 }
                 List<String> resumed = outputs(before);
-                List<OneInputOperatorHarness<WindowSnapshotTest.Reading, Object>> after = new ArrayList<>();
+                List<OneInputOperatorHarness<Ev, Object>> after = new ArrayList<>();
                 for (int i = 0; i < parallelism; i++) {
                     after.add(open(i, parallelism, images));
                 }

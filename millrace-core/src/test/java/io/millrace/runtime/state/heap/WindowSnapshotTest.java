@@ -1,6 +1,7 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowSnapshotContractTest;
 import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.OneInputOperatorHarness;
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
  */
 class WindowSnapshotTest extends WindowSnapshotContractTest {
     @Override
-    protected HarnessSetup<OneInputOperatorHarness<Reading, Object>> harness(Supplier<OneInputOperator<Reading, Object>> operator) {
+    protected HarnessSetup<OneInputOperatorHarness<Ev, Object>> harness(Supplier<OneInputOperator<Ev, Object>> operator) {
         return OneInputOperatorHarness.of(operator);
     }
 
