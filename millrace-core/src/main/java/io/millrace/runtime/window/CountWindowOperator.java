@@ -59,7 +59,7 @@ final class CountWindowOperator extends WindowOperatorBase {
             windowSlices.add(ring.slices[Math.floorMod(newest - i, ring.slices.length)]);
         }
         int firing = (int) (ring.count / slide - 1);
-        emission.start(backend.currentKey(), GlobalWindow.INSTANCE, firing, currentWatermark, currentProcessingTime());
+        emission.start(backend.currentKey(), GlobalWindow.INSTANCE, firing, currentWatermark);
         contents.emit(windowSlices, emission);
         windowSlices.clear();
     }

@@ -28,6 +28,11 @@ final class SliceTable {
         return keys[position];
     }
 
+    /** The hashCode of the key at {@code position}, as given when it was added. */
+    int hash(int position) {
+        return hashes[position];
+    }
+
     Object value(int position) {
         return values[position];
     }

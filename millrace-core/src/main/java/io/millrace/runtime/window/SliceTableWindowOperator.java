@@ -68,7 +68,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         SliceTable table = store.slices.table(slice, group);
         int p = table.find(key, hash);
         if (p < 0) {
-            table.add(key, hash, contents.add(null, value));
+            table.add(sharedKey(key, hash, slice, group), hash, contents.add(null, value));
         } else {
             Object acc = table.value(p);
             Object updated = contents.add(acc, value);
@@ -80,6 +80,17 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         if (lateness > 0 && firstEnd - 1 <= done) {
             refireLateWindows(key, hash, group, slice, p >= 0, firstEnd, lastEnd, done);
         }
+    }
+
+    /**
+     * The instance of {@code key} that the previous slice of the key group stores, else {@code key}: when the
+     * slices of a window share one key object, firing them matches keys by identity and reads one object
+     * per key instead of one per slice (keys are immutable, so any equal instance will do).
+     */
+    private Object sharedKey(Object key, int hash, long slice, int group) {
+        SliceTable before = store.slices.tableBefore(slice, group);
+        int p = before == null ? -1 : before.find(key, hash);
+        return p < 0 ? key : before.key(p);
     }
 
     private boolean expired(long maxTimestamp, long done) {
@@ -218,8 +229,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             SliceTable t = store.slices.at(i)[group];
             if (t != null) {
                 for (int p = 0; p < t.size(); p++) {
-                    Object key = t.key(p);
-                    keys.add(key, key.hashCode(), t.value(p));
+                    keys.add(t.key(p), t.hash(p), t.value(p));
                 }
             }
         }
@@ -236,7 +246,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     }
 
     private void emit(Object key, TimeWindow window, int firing) throws Exception {
-        emission.start(key, window, firing, currentWatermark, currentProcessingTime());
+        emission.start(key, window, firing, currentWatermark);
         contents.emit(windowSlices, emission);
         windowSlices.clear();
     }

@@ -140,7 +140,7 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
             firing = before == null ? 0 : before;
             firings.put(window, firing + 1);
         }
-        emission.start(backend.currentKey(), new TimeWindow(end - layout.size(), end), firing, currentWatermark, currentProcessingTime());
+        emission.start(backend.currentKey(), new TimeWindow(end - layout.size(), end), firing, currentWatermark);
         contents.emit(windowSlices, emission);
         windowSlices.clear();
     }

@@ -79,6 +79,12 @@ final class Stripes {
         return stripe;
     }
 
+    /** The table of key group index {@code group} in the stripe just before {@code id}'s, or null when none. */
+    SliceTable tableBefore(long id, int group) {
+        int i = indexAtOrAfter(id) - 1;
+        return i < 0 ? null : stripes[i][group];
+    }
+
     /** The index of the first stripe whose id is at least {@code id}; {@link #count} when none. */
     int indexAtOrAfter(long id) {
         int i = Arrays.binarySearch(ids, 0, count, id);

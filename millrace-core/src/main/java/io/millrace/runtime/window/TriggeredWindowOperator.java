@@ -102,7 +102,7 @@ abstract class TriggeredWindowOperator extends WindowOperatorBase implements Tri
         Integer before = firings.get(window);
         int firing = before == null ? 0 : before;
         firings.put(window, firing + 1);
-        emission.start(backend.currentKey(), window, firing, currentWatermark, currentProcessingTime());
+        emission.start(backend.currentKey(), window, firing, currentWatermark);
         contents.emit(windowContents, emission);
         windowContents.clear();
     }

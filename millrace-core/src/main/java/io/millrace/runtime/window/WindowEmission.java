@@ -6,6 +6,7 @@ import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.window.Window;
 import io.millrace.runtime.operator.Output;
 import java.util.Collections;
+import java.util.function.LongSupplier;
 
 /**
  * Emits one window firing: directly, or through the user's process window function, to which it is the
@@ -15,25 +16,26 @@ import java.util.Collections;
 final class WindowEmission implements ProcessWindowFunction.Context<Window>, Collector<Object> {
     private final Output<Object> output;
     private final ProcessWindowFunction<Object, Object, Object, Window> function;
+    /** The operator's processing time, asked only when the window function wants it (a clock read per key is not free). */
+    private final LongSupplier processingTime;
     private Object key;
     private Window window;
     private int firing;
     private long watermark;
-    private long processingTime;
     private long timestamp;
 
     @SuppressWarnings("unchecked")
-    WindowEmission(Output<?> output, ProcessWindowFunction<?, ?, ?, ?> function) {
+    WindowEmission(Output<?> output, ProcessWindowFunction<?, ?, ?, ?> function, LongSupplier processingTime) {
         this.output = (Output<Object>) output;
         this.function = (ProcessWindowFunction<Object, Object, Object, Window>) function;
+        this.processingTime = processingTime;
     }
 
-    void start(Object key, Window window, int firing, long watermark, long processingTime) {
+    void start(Object key, Window window, int firing, long watermark) {
         this.key = key;
         this.window = window;
         this.firing = firing;
         this.watermark = watermark;
-        this.processingTime = processingTime;
         this.timestamp = window.maxTimestamp();
     }
 
@@ -70,7 +72,7 @@ final class WindowEmission implements ProcessWindowFunction.Context<Window>, Col
 
     @Override
     public long currentProcessingTime() {
-        return processingTime;
+        return processingTime.getAsLong();
     }
 
     @Override

@@ -62,7 +62,7 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         }
         keySelector = context.keySelector(0);
         clock = context.clock();
-        emission = new WindowEmission(output, spec.windowFunction());
+        emission = new WindowEmission(output, spec.windowFunction(), this::currentProcessingTime);
         openState();
         ProcessWindowFunction<?, ?, ?, ?> function = spec.windowFunction();
         if (function != null) {

@@ -64,8 +64,13 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     /** The current key, null when none. */
     private Object key;
-    /** The current key's hashCode and its group's index in the tables ({@code group - range.start()}). */
-    int keyHash;
+    /**
+     * The current key's hashCode, computed on first use by a state ({@link #keyHash()}): a window firing or a
+     * record that reads no keyed state never touches the key object. Valid while {@link #keyHashKnown}.
+     */
+    private int keyHash;
+    private boolean keyHashKnown;
+    /** The current key's group's index in the tables ({@code group - range.start()}). */
     int groupIndex = -1;
 
     public HeapKeyedStateBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
@@ -120,7 +125,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
                     + "): the input is not partitioned by this key");
         }
         key = newKey;
-        keyHash = newKey.hashCode();
+        keyHashKnown = false;
         groupIndex = group - range.start();
         if (pending != null) {
             pending.beforeChange(groupIndex);
@@ -384,6 +389,15 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         timerServicesByName.clear();
         key = null;
         groupIndex = -1;
+    }
+
+    /** The current key's hashCode; a current key is set. */
+    int keyHash() {
+        if (!keyHashKnown) {
+            keyHash = key.hashCode();
+            keyHashKnown = true;
+        }
+        return keyHash;
     }
 
     /** The current key, or a clear failure naming the state when there is none. */

@@ -59,16 +59,16 @@ class StateTable implements KeyTable.ExpiryCheck {
         Object key = b.requireKey(this);
         KeyTable table = groups[b.groupIndex];
         if (ttlMillis == 0) {
-            return table.find(key, b.keyHash);
+            return table.find(key, b.keyHash());
         }
         long now = b.clock.millis();
         sweep(now, ACCESS_SWEEP_STEPS);
-        Entry e = table.find(key, b.keyHash);
+        Entry e = table.find(key, b.keyHash());
         if (e == null || !entryTtl) {
             return e;
         }
         if (e.expiry() <= now) {
-            table.remove(key, b.keyHash);
+            table.remove(key, b.keyHash());
             return null;
         }
         if (write || refreshOnRead) {
@@ -91,13 +91,13 @@ class StateTable implements KeyTable.ExpiryCheck {
     final Entry insert(Object value) {
         HeapKeyedStateBackend b = backend;
         long expiry = entryTtl ? b.clock.millis() + ttlMillis : Long.MAX_VALUE;
-        return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash, value, expiry);
+        return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
     }
 
     /** Removes the current key's entry, if any. */
     final void remove() {
         HeapKeyedStateBackend b = backend;
-        groups[b.groupIndex].remove(b.requireKey(this), b.keyHash);
+        groups[b.groupIndex].remove(b.requireKey(this), b.keyHash());
     }
 
     /** Entries over all groups, live or expired but not yet swept. */
