@@ -8,11 +8,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A heap backend's checkpoint, captured lazily one key group at a time (copy-on-write at key-group
- * granularity). A key group is captured (serialized into its own byte array) by whichever comes first:
- * {@link #write}, which may run on another thread, or the task thread when it is about to change anything
- * in the group ({@link #beforeChange}). Until a group is captured the task thread does not touch it, so its
- * contents are those of the moment {@link HeapKeyedStateBackend#snapshot} was called; later changes,
- * including in-place mutation of stored values, cannot show.
+ * granularity). A key group is captured by whichever comes first: {@link #write}, which may run on another
+ * thread and serializes the group into its section at once, or the task thread when it is about to change
+ * anything in the group ({@link #beforeChange}). The task thread takes the cheap way: states whose values are
+ * all immutable, and timers, are copied as references, and only the rest is serialized there
+ * ({@link KeyGroupSection#capture}); {@link #write} serializes the copies later. Until a group is captured the
+ * task thread does not touch it, so its contents are those of the moment {@link HeapKeyedStateBackend#snapshot}
+ * was called; later changes, including in-place mutation of stored (mutable, hence serialized) values, cannot show.
  *
  * <p>Threads: {@link #beforeChange} and {@link #captureAll} on the task thread only; {@link #write} and
  * {@link #release} on any one thread. A group is captured under its own lock, taken once per group and
@@ -27,8 +29,11 @@ final class HeapSnapshot implements KeyedStateSnapshot {
     private final KeyGroupRange range;
     private final KeyGroupSection.Contents contents;
     private final Object[] locks;
-    /** Captured sections; null while not captured. Each element guarded by its lock. */
-    private final byte[][] sections;
+    /**
+     * Per group: null while not captured, the section's bytes, or a {@link KeyGroupSection.Captured} that the
+     * task thread took and {@link #write} still has to finish. Each element guarded by its lock.
+     */
+    private final Object[] sections;
     /** Groups the task thread knows to be captured; task thread only, so checking costs no fence. */
     private final boolean[] knownCaptured;
     private final AtomicInteger uncaptured;
@@ -42,7 +47,7 @@ final class HeapSnapshot implements KeyedStateSnapshot {
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
-        this.sections = new byte[range.size()][];
+        this.sections = new Object[range.size()];
         this.knownCaptured = new boolean[range.size()];
         this.uncaptured = new AtomicInteger(range.size());
     }
@@ -50,7 +55,12 @@ final class HeapSnapshot implements KeyedStateSnapshot {
     /** Task thread: called before anything of the group at {@code index} ({@code keyGroup - range.start()}) changes. */
     void beforeChange(int index) {
         if (!knownCaptured[index]) {
-            capture(index);
+            synchronized (locks[index]) {
+                if (sections[index] == null) {
+                    sections[index] = released ? NOTHING : copyOrSerialize(range.start() + index);
+                    uncaptured.decrementAndGet();
+                }
+            }
             knownCaptured[index] = true;
         }
     }
@@ -78,7 +88,7 @@ final class HeapSnapshot implements KeyedStateSnapshot {
                     + " key groups, the snapshot has " + sections.length);
         }
         for (int i = 0; i < sections.length; i++) {
-            byte[] section = capture(i);
+            byte[] section = finish(capture(i));
             IOException failed = failure;
             if (failed != null) {
                 throw new IOException("cannot write the snapshot of key groups [" + range.start() + ", " + range.end()
@@ -108,10 +118,10 @@ final class HeapSnapshot implements KeyedStateSnapshot {
         }
     }
 
-    /** The group's section, serializing it first if nobody has. */
-    private byte[] capture(int index) {
+    /** The group's capture, serializing the group first if nobody has captured it. */
+    private Object capture(int index) {
         synchronized (locks[index]) {
-            byte[] section = sections[index];
+            Object section = sections[index];
             if (section == null) {
                 section = released ? NOTHING : serialize(range.start() + index);
                 sections[index] = section;
@@ -121,15 +131,45 @@ final class HeapSnapshot implements KeyedStateSnapshot {
         }
     }
 
-    /** The section of one group; a failure is kept for {@link #write} rather than thrown at the task thread. */
+    /**
+     * The bytes of a capture: a {@link KeyGroupSection.Captured} is serialized now, outside the group's lock
+     * (the task thread no longer touches what it holds).
+     */
+    private byte[] finish(Object section) {
+        if (section instanceof byte[] bytes) {
+            return bytes;
+        }
+        try {
+            return ((KeyGroupSection.Captured) section).finish();
+        } catch (IOException e) {
+            fail(e);
+            return NOTHING;
+        }
+    }
+
+    /** The section of one group; a failure is kept for {@link #write} rather than thrown. */
     private byte[] serialize(int keyGroup) {
         try {
             return KeyGroupSection.write(keyGroup, contents);
         } catch (IOException e) {
-            if (failure == null) {
-                failure = e;
-            }
+            fail(e);
             return NOTHING;
+        }
+    }
+
+    /** Task thread: the group copied as references where its values allow, else serialized. */
+    private Object copyOrSerialize(int keyGroup) {
+        try {
+            return KeyGroupSection.capture(keyGroup, contents, true);
+        } catch (IOException e) {
+            fail(e);
+            return NOTHING;
+        }
+    }
+
+    private void fail(IOException e) {
+        if (failure == null) {
+            failure = e;
         }
     }
 }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.StreamCorruptedException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,13 +70,30 @@ final class KeyGroupSection {
 
     /** The section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
     static byte[] write(int keyGroup, Contents contents) throws IOException {
-        ShapeTable shapes = new ShapeTable();
-        ByteWriter body = new ByteWriter(4096);
+        return capture(keyGroup, contents, false).finish();
+    }
+
+    /**
+     * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
+     * group as soon as this returns. With {@code copyImmutable}, a value, reducing or aggregating state whose
+     * stored values are all {@linkplain ImmutableClasses immutable} is copied as references (keys, values, expiry
+     * times) and the timers as the timer objects (which never change once registered); {@link Captured#finish}
+     * serializes them later, on any thread. Everything else is serialized here. A value that cannot be
+     * serialized fails naming its state and class, here or in {@code finish}.
+     */
+    static Captured capture(int keyGroup, Contents contents, boolean copyImmutable) throws IOException {
+        Captured c = new Captured(keyGroup);
+        ByteWriter body = c.body;
         body.writeVarInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
-            Codec codec = Codec.forWriting(shapes, s.name);
+            FrozenState frozen = copyImmutable ? FrozenState.of(s, table, ttl) : null;
+            if (frozen != null) {
+                c.defer(frozen);
+                continue;
+            }
+            Codec codec = Codec.forWriting(c.shapes, s.name);
             writeStateHeader(body, s.name, s.kind, ttl, table.size());
             for (Entry head : table.slots()) {
                 for (Entry e = head; e != null; e = e.next) {
@@ -87,7 +105,7 @@ final class KeyGroupSection {
         for (GroupedRef g : contents.grouped) {
             payload.reset();
             try {
-                g.capture().write(keyGroup, shapes, payload);
+                g.capture().write(keyGroup, c.shapes, payload);
             } catch (IllegalArgumentException x) {
                 throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
             }
@@ -101,44 +119,144 @@ final class KeyGroupSection {
         for (RestoredState s : contents.unclaimedStates) {
             List<RestoredState.Chunk> chunks = s.chunks(keyGroup);
             writeStateHeader(body, s.name, s.kind, s.ttl, chunks.stream().mapToInt(RestoredState.Chunk::count).sum());
-            for (RestoredState.Chunk c : chunks) {
-                shapes.addAll(c.shapes());
-                body.write(c.bytes(), c.from(), c.to() - c.from());
+            for (RestoredState.Chunk chunk : chunks) {
+                c.shapes.addAll(chunk.shapes());
+                body.write(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
             }
         }
         body.writeVarInt(contents.timerServices.size() + contents.unclaimedTimers.size());
         for (HeapTimerService<?> service : contents.timerServices) {
-            List<Timer<?>> event = new ArrayList<>();
-            List<Timer<?>> processing = new ArrayList<>();
-            service.forEachTimerInGroup(keyGroup, event::add, processing::add);
-            Codec codec = Codec.forWriting(shapes, null);
-            body.writeString(service.name());
-            body.writeVarInt(event.size() + processing.size());
-            for (Timer<?> t : event) {
-                writeTimer(body, codec, service.name(), t.key(), t.namespace(), t.timestamp(), true, t.sequence());
-            }
-            for (Timer<?> t : processing) {
-                writeTimer(body, codec, service.name(), t.key(), t.namespace(), t.timestamp(), false, t.sequence());
+            FrozenTimers timers = new FrozenTimers(service.name());
+            service.forEachTimerInGroup(keyGroup, timers.eventTime::add, timers.processingTime::add);
+            if (copyImmutable) {
+                c.defer(timers);
+            } else {
+                timers.write(body, c.shapes);
             }
         }
         for (Map.Entry<String, Map<Integer, List<RestoredTimer>>> service : contents.unclaimedTimers.entrySet()) {
             List<RestoredTimer> timers = service.getValue().getOrDefault(keyGroup, List.of());
-            Codec codec = Codec.forWriting(shapes, null);
+            Codec codec = Codec.forWriting(c.shapes, null);
             body.writeString(service.getKey());
             body.writeVarInt(timers.size());
             for (RestoredTimer t : timers) {
                 writeTimer(body, codec, service.getKey(), t.key(), t.namespace(), t.timestamp(), t.eventTime(), t.sequence());
             }
         }
-        ByteArrayOutputStream section = new ByteArrayOutputStream(body.size() + 64);
-        DataOutputStream out = new DataOutputStream(section);
-        out.writeInt(MAGIC);
-        out.writeInt(keyGroup);
-        shapes.writeTo(out);
-        out.writeInt(body.size());
-        out.write(body.buffer(), 0, body.size());
-        out.flush();
-        return section.toByteArray();
+        return c;
+    }
+
+    /**
+     * One key group captured for a snapshot: the section's body so far as serialized pieces, with the parts
+     * copied as references in between, and the shape table they share. Built on the task thread; {@link #finish}
+     * runs once, on any one thread, after the task thread handed it over.
+     */
+    static final class Captured {
+        private final int keyGroup;
+        private final ShapeTable shapes = new ShapeTable();
+        private final ByteWriter body = new ByteWriter(4096);
+        /** Serialized pieces (byte[]) and deferred parts ({@link Deferred}) before what {@link #body} holds, in order. */
+        private final List<Object> pieces = new ArrayList<>(2);
+
+        private Captured(int keyGroup) {
+            this.keyGroup = keyGroup;
+        }
+
+        private void defer(Deferred part) {
+            if (body.size() > 0) {
+                pieces.add(Arrays.copyOf(body.buffer(), body.size()));
+                body.reset();
+            }
+            pieces.add(part);
+        }
+
+        /** The section's bytes; serializes what was copied as references. */
+        byte[] finish() throws IOException {
+            ByteWriter all = body;
+            if (!pieces.isEmpty()) {
+                all = new ByteWriter(4096 + body.size());
+                for (Object piece : pieces) {
+                    if (piece instanceof byte[] bytes) {
+                        all.write(bytes, 0, bytes.length);
+                    } else {
+                        ((Deferred) piece).write(all, shapes);
+                    }
+                }
+                all.write(body.buffer(), 0, body.size());
+            }
+            ByteArrayOutputStream section = new ByteArrayOutputStream(all.size() + 64);
+            DataOutputStream out = new DataOutputStream(section);
+            out.writeInt(MAGIC);
+            out.writeInt(keyGroup);
+            shapes.writeTo(out);
+            out.writeInt(all.size());
+            out.write(all.buffer(), 0, all.size());
+            out.flush();
+            return section.toByteArray();
+        }
+    }
+
+    /** A part of a section copied as references, serialized when the section is finished. */
+    private interface Deferred {
+        void write(ByteWriter out, ShapeTable shapes) throws IOException;
+    }
+
+    /** A state's entries as references: its values are immutable, so they read the same later. */
+    private record FrozenState(StateRef state, boolean ttl, Object[] keys, Object[] values, long[] expiries) implements Deferred {
+        /** The state's entries in {@code table}, or null when it is not a kind whose values may be immutable or one of them is not. */
+        static FrozenState of(StateRef state, KeyTable table, boolean ttl) {
+            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED) || state.kind.equals("list")) {
+                return null;
+            }
+            int n = table.size();
+            Object[] keys = new Object[n];
+            Object[] values = new Object[n];
+            long[] expiries = ttl ? new long[n] : null;
+            int i = 0;
+            for (Entry head : table.slots()) {
+                for (Entry e = head; e != null; e = e.next) {
+                    if (!ImmutableClasses.isImmutable(e.value)) {
+                        return null;
+                    }
+                    keys[i] = e.key;
+                    values[i] = e.value;
+                    if (ttl) {
+                        expiries[i] = e.expiry();
+                    }
+                    i++;
+                }
+            }
+            return new FrozenState(state, ttl, keys, values, expiries);
+        }
+
+        @Override
+        public void write(ByteWriter out, ShapeTable shapes) throws IOException {
+            Codec codec = Codec.forWriting(shapes, state.name);
+            writeStateHeader(out, state.name, state.kind, ttl, keys.length);
+            for (int i = 0; i < keys.length; i++) {
+                writeEntry(out, codec, state.name, state.kind, ttl, keys[i], values[i], ttl ? expiries[i] : Long.MAX_VALUE);
+            }
+        }
+    }
+
+    /** A timer service's timers of one group, as the timer objects (whose key, namespace and time never change). */
+    private record FrozenTimers(String name, List<Timer<?>> eventTime, List<Timer<?>> processingTime) implements Deferred {
+        FrozenTimers(String name) {
+            this(name, new ArrayList<>(), new ArrayList<>());
+        }
+
+        @Override
+        public void write(ByteWriter out, ShapeTable shapes) throws IOException {
+            Codec codec = Codec.forWriting(shapes, null);
+            out.writeString(name);
+            out.writeVarInt(eventTime.size() + processingTime.size());
+            for (Timer<?> t : eventTime) {
+                writeTimer(out, codec, name, t.key(), t.namespace(), t.timestamp(), true, t.sequence());
+            }
+            for (Timer<?> t : processingTime) {
+                writeTimer(out, codec, name, t.key(), t.namespace(), t.timestamp(), false, t.sequence());
+            }
+        }
     }
 
     /** The key and value serializers of one state (or timer service) in a section. */

@@ -151,6 +151,45 @@ class HeapSnapshotConsistencyTest {
         }
     }
 
+    /** An immutable record value, which the task thread copies as a reference before changing its group. */
+    record Reading(String sensor, double value) {}
+
+    @Test
+    void immutableValuesRewrittenWithTtlAfterTheSnapshot_keepTheirOldValueAndExpiryInIt() throws Exception {
+        ManualClock clock = new ManualClock(0);
+        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, clock);
+        ValueStateDescriptor<Reading> descriptor = new ValueStateDescriptor<>("last");
+        descriptor.enableTimeToLive(StateTtlConfig.afterWrite(Duration.ofMillis(10_000)));
+        ValueState<Reading> last = backend.stateStore().getState(descriptor);
+        List<Object> keys = keys(1_000);
+        for (Object k : keys) {
+            backend.setCurrentKey(k);
+            last.update(new Reading(k + "-old", 1.0));
+        }
+        KeyedStateSnapshot snapshot = backend.snapshot(1);
+        clock.set(5_000);
+        for (Object k : keys) {
+            backend.setCurrentKey(k);
+            last.update(new Reading(k + "-new", 2.0));
+        }
+        SnapshotImage image = SnapshotImage.write(snapshot, ALL);
+
+        HeapKeyedStateBackend beforeExpiry = new HeapKeyedStateBackend(ALL, 128, new ManualClock(9_999));
+        image.restoreInto(beforeExpiry);
+        ValueState<Reading> restored = beforeExpiry.stateStore().getState(descriptor);
+        for (Object k : keys) {
+            beforeExpiry.setCurrentKey(k);
+            assertThat(restored.value()).as("value of %s", k).isEqualTo(new Reading(k + "-old", 1.0));
+        }
+        HeapKeyedStateBackend afterExpiry = new HeapKeyedStateBackend(ALL, 128, new ManualClock(10_000));
+        image.restoreInto(afterExpiry);
+        ValueState<Reading> expired = afterExpiry.stateStore().getState(descriptor);
+        for (Object k : keys) {
+            afterExpiry.setCurrentKey(k);
+            assertThat(expired.value()).as("value of %s written at 0 with a 10 s TTL, read at 10 s", k).isNull();
+        }
+    }
+
     @Test
     void aReleasedSnapshotThatWasNeverWritten_leavesTheBackendWorking() throws Exception {
         List<Object> keys = keys(300);
