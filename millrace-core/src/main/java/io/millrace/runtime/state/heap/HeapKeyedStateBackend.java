@@ -305,9 +305,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     /**
      * Takes a snapshot of every state and timer of every owned key group. The pause is short: it copies the
-     * lists of states and timer services and serializes only the current key's group; every other group is
-     * serialized by {@link KeyedStateSnapshot#write} or, if the task changes the group first, by this thread
-     * just before that change (see {@link HeapSnapshot}). A previous snapshot still pending is completed on
+     * lists of states and timer services and captures only the current key's group; every other group is
+     * serialized by {@link KeyedStateSnapshot#write} or, if the task changes the group first, captured by this
+     * thread just before that change (immutable values by reference, see {@link HeapSnapshot}). A previous snapshot still pending is completed on
      * this thread first. A value that cannot be serialized fails {@code write}, naming its state and class.
      */
     @Override
