@@ -65,29 +65,101 @@ final class SliceStore implements GroupedState {
         for (int i = 0; i < fired.length; i++) {
             fired[i] = firedUpTo(i);
         }
-        return (keyGroup, shapes, out) -> {
+        return new StoreCapture(s.ids(), groupTables(s, -1), f.ids(), groupTables(f, -1), fired);
+    }
+
+    /** The tables of a view, by group index then stripe; {@code only} >= 0 keeps that group's row alone. */
+    private static SliceTable[][] groupTables(Stripes.View view, int only) {
+        int groups = view.stripes().length == 0 ? 0 : view.stripes()[0].length;
+        SliceTable[][] byGroup = new SliceTable[groups][];
+        for (int g = only < 0 ? 0 : only; g < (only < 0 ? groups : only + 1); g++) {
+            SliceTable[] row = new SliceTable[view.ids().length];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = view.stripes()[i][g];
+            }
+            byGroup[g] = row;
+        }
+        return byGroup;
+    }
+
+    /**
+     * A checkpoint's view of the store: per group index, the tables of each slice and of each re-fired window.
+     * When the task is about to change a group the writer has not written, {@link #copyGroup} copies that group's
+     * tables if their values are immutable (reduce results of record type, boxed counts, firing counts), so the
+     * task thread copies references instead of serializing them.
+     */
+    private final class StoreCapture implements Capture {
+        private final long[] sliceIds;
+        private final SliceTable[][] sliceTables;
+        private final long[] windowIds;
+        private final SliceTable[][] windowTables;
+        private final long[] fired;
+
+        StoreCapture(long[] sliceIds, SliceTable[][] sliceTables, long[] windowIds, SliceTable[][] windowTables, long[] fired) {
+            this.sliceIds = sliceIds;
+            this.sliceTables = sliceTables;
+            this.windowIds = windowIds;
+            this.windowTables = windowTables;
+            this.fired = fired;
+        }
+
+        @Override
+        public void write(int keyGroup, ShapeDictionary shapes, ByteWriter out) {
             int group = keyGroup - firstGroup;
             ClassLoader loader = StateSerializer.userClassLoader();
             StateSerializer keys = StateSerializer.forKeys(shapes, loader, null);
             StateSerializer values = StateSerializer.forValues(shapes, name, loader, null);
             out.writeLong(fired[group]);
-            write(out, keys, values, s, group);
-            write(out, keys, values, f, group);
-        };
+            SliceStore.write(out, keys, values, sliceIds, row(sliceTables, group));
+            SliceStore.write(out, keys, values, windowIds, row(windowTables, group));
+        }
+
+        @Override
+        public Capture copyGroup(int keyGroup) {
+            int group = keyGroup - firstGroup;
+            SliceTable[] slicesCopy = copyRow(row(sliceTables, group));
+            SliceTable[] windowsCopy = slicesCopy == null ? null : copyRow(row(windowTables, group));
+            if (windowsCopy == null) {
+                return null;
+            }
+            SliceTable[][] s = new SliceTable[group + 1][];
+            s[group] = slicesCopy;
+            SliceTable[][] w = new SliceTable[group + 1][];
+            w[group] = windowsCopy;
+            return new StoreCapture(sliceIds, s, windowIds, w, fired);
+        }
+
+        private static SliceTable[] row(SliceTable[][] byGroup, int group) {
+            return group < byGroup.length ? byGroup[group] : null;
+        }
+
+        /** Copies of the tables (none for a view without stripes), or null when one holds a mutable value. */
+        private static SliceTable[] copyRow(SliceTable[] row) {
+            if (row == null) {
+                return new SliceTable[0];
+            }
+            SliceTable[] copy = new SliceTable[row.length];
+            for (int i = 0; i < row.length; i++) {
+                if (row[i] != null && (copy[i] = row[i].copyIfImmutable()) == null) {
+                    return null;
+                }
+            }
+            return copy;
+        }
     }
 
-    private static void write(ByteWriter out, StateSerializer keys, StateSerializer values, Stripes.View view, int group) {
+    private static void write(ByteWriter out, StateSerializer keys, StateSerializer values, long[] ids, SliceTable[] tables) {
         int n = 0;
-        for (SliceTable[] stripe : view.stripes()) {
-            n += stripe[group] != null ? 1 : 0;
+        for (int i = 0; tables != null && i < tables.length; i++) {
+            n += tables[i] != null ? 1 : 0;
         }
         out.writeVarInt(n);
-        for (int i = 0; i < view.ids().length; i++) {
-            SliceTable t = view.stripes()[i][group];
+        for (int i = 0; n > 0 && i < ids.length; i++) {
+            SliceTable t = tables[i];
             if (t == null) {
                 continue;
             }
-            out.writeLong(view.ids()[i]);
+            out.writeLong(ids[i]);
             out.writeVarInt(t.size());
             for (int p = 0; p < t.size(); p++) {
                 keys.write(t.key(p), out);

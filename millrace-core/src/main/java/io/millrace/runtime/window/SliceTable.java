@@ -1,5 +1,6 @@
 package io.millrace.runtime.window;
 
+import io.millrace.runtime.state.heap.ImmutableClasses;
 import java.util.Arrays;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Arrays;
  * open-addressing hash table that keeps its entries in insertion order, so that firing and snapshots visit
  * keys in an order that a restore reproduces. Entries are only added or replaced, never removed: a table is
  * dropped whole when its slice expires. Task thread only; a snapshot may read a table from another thread
- * once the task thread has promised not to change that key group (see {@link SliceStore}).
+ * once the task thread has promised not to change that key group, or a copy of it (see {@link SliceStore}).
  */
 final class SliceTable {
     private static final int MIN_SLOTS = 8;
@@ -19,6 +20,30 @@ final class SliceTable {
     /** Entry position + 1 per slot, 0 when free; at most half full. */
     private int[] slots = new int[MIN_SLOTS];
     private int shift = 32 - Integer.numberOfTrailingZeros(MIN_SLOTS);
+
+    SliceTable() {}
+
+    private SliceTable(SliceTable from) {
+        keys = from.keys.clone();
+        hashes = from.hashes.clone();
+        values = from.values.clone();
+        size = from.size;
+        slots = from.slots.clone();
+        shift = from.shift;
+    }
+
+    /**
+     * A copy that later changes to this table do not reach, when every value is {@linkplain
+     * ImmutableClasses immutable} (keys always are); else null. Copies references only.
+     */
+    SliceTable copyIfImmutable() {
+        for (int p = 0; p < size; p++) {
+            if (!ImmutableClasses.isImmutable(values[p])) {
+                return null;
+            }
+        }
+        return new SliceTable(this);
+    }
 
     int size() {
         return size;

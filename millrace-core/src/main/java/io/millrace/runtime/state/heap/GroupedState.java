@@ -45,5 +45,16 @@ public interface GroupedState {
          * serialized fails with IllegalArgumentException (the backend names the state).
          */
         void write(int keyGroup, ShapeDictionary shapes, ByteWriter out) throws IOException;
+
+        /**
+         * Task thread, before it changes key group {@code keyGroup} while this capture has not written it: a
+         * capture of that group alone that stays valid whatever the task then changes (for example copies of
+         * the group's tables when their values are {@linkplain ImmutableClasses immutable}), whose
+         * {@code write} runs later on any thread; or null, and the group is written at once on the task thread.
+         * The default copies nothing.
+         */
+        default Capture copyGroup(int keyGroup) {
+            return null;
+        }
     }
 }

@@ -15,7 +15,7 @@ import java.util.UUID;
  * all primitives or, by their declared type, such classes again. Anything else (plain classes, collections,
  * arrays, records with a component of an interface or mutable type) counts as mutable. Thread-safe.
  */
-final class ImmutableClasses {
+public final class ImmutableClasses {
     private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Boolean.class, Byte.class, Short.class,
             Character.class, Integer.class, Long.class, Float.class, Double.class, BigInteger.class, BigDecimal.class,
             UUID.class, java.time.Instant.class, java.time.Duration.class, java.time.LocalDate.class,
@@ -32,7 +32,7 @@ final class ImmutableClasses {
     private ImmutableClasses() {}
 
     /** Whether {@code value} (null counts) can never change. */
-    static boolean isImmutable(Object value) {
+    public static boolean isImmutable(Object value) {
         return value == null || IMMUTABLE.get(value.getClass());
     }
 

@@ -101,19 +101,12 @@ final class KeyGroupSection {
                 }
             }
         }
-        ByteWriter payload = contents.grouped.isEmpty() ? null : new ByteWriter(1024);
         for (GroupedRef g : contents.grouped) {
-            payload.reset();
-            try {
-                g.capture().write(keyGroup, c.shapes, payload);
-            } catch (IllegalArgumentException x) {
-                throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
-            }
-            boolean empty = payload.size() == 0;
-            writeStateHeader(body, g.name(), GROUPED, false, empty ? 0 : 1);
-            if (!empty) {
-                body.writeVarInt(payload.size());
-                body.write(payload.buffer(), 0, payload.size());
+            GroupedState.Capture copy = copyImmutable ? g.capture().copyGroup(keyGroup) : null;
+            if (copy != null) {
+                c.defer((out, shapes) -> writeGrouped(out, shapes, keyGroup, new GroupedRef(g.name(), copy)));
+            } else {
+                writeGrouped(body, c.shapes, keyGroup, g);
             }
         }
         for (RestoredState s : contents.unclaimedStates) {
@@ -144,6 +137,22 @@ final class KeyGroupSection {
             }
         }
         return c;
+    }
+
+    /** A grouped state's part of a section: its header and its payload, length-prefixed. */
+    private static void writeGrouped(ByteWriter out, ShapeTable shapes, int keyGroup, GroupedRef g) throws IOException {
+        ByteWriter payload = new ByteWriter(1024);
+        try {
+            g.capture().write(keyGroup, shapes, payload);
+        } catch (IllegalArgumentException x) {
+            throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
+        }
+        boolean empty = payload.size() == 0;
+        writeStateHeader(out, g.name(), GROUPED, false, empty ? 0 : 1);
+        if (!empty) {
+            out.writeVarInt(payload.size());
+            out.write(payload.buffer(), 0, payload.size());
+        }
     }
 
     /**
