@@ -43,13 +43,19 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     protected Object recordKey;
     protected int recordKeyGroup;
 
-    @SuppressWarnings("unchecked")
     WindowOperatorBase(WindowSpec spec) {
+        this(spec, false);
+    }
+
+    /** {@code partials}: the input is {@link PartialAggregate}s of a {@link LocalWindowAggregator}, not records. */
+    @SuppressWarnings("unchecked")
+    WindowOperatorBase(WindowSpec spec, boolean partials) {
         this.spec = spec;
         this.eventTime = spec.assigner().timeDomain() == TimeDomain.EVENT_TIME;
         this.placedByTimestamp = eventTime && (spec.assigner() instanceof TimeWindows || spec.assigner() instanceof SessionWindows);
         this.lateness = eventTime ? spec.allowedLatenessMillis() : 0;
-        this.contents = WindowContents.of(spec.reducer(), spec.aggregator());
+        WindowContents<Object, Object> folded = WindowContents.of(spec.reducer(), spec.aggregator());
+        this.contents = partials ? new WindowContents.OfPartials(folded) : folded;
         this.lateTag = (OutputTag<Object>) spec.lateDataTag();
     }
 
