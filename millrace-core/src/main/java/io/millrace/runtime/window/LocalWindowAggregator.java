@@ -35,11 +35,15 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     private final WindowContents<Object, Object> contents;
     private final KeySelector<Object, Object> keySelector;
     private final int maxKeys;
-    /** The open slices, in order of opening: start, timestamp of their partials, last watermark before which they go out, table. */
+    /**
+     * The open slices, in no order: start, timestamp of their partials, the watermark at which they go out, the
+     * table from key to partial, and the number of records in each partial (by table position).
+     */
     private long[] starts = new long[4];
     private long[] stamps = new long[4];
     private long[] due = new long[4];
     private SliceTable[] tables = new SliceTable[4];
+    private int[][] counts = new int[4][];
     private int open;
     /** Partials held over all open slices. */
     private int held;
@@ -48,6 +52,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     /** Index of the previous record's slice, or -1: records mostly share a slice. */
     private int last = -1;
     private final ArrayDeque<SliceTable> spare = new ArrayDeque<>();
+    private final ArrayDeque<int[]> spareCounts = new ArrayDeque<>();
 
     @SuppressWarnings("unchecked")
     LocalWindowAggregator(LocalWindowAggregateSpec spec) {
@@ -81,7 +86,12 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         try {
             int p = table.find(key, hash);
             if (p < 0) {
-                table.add(key, hash, contents.add(null, value));
+                p = table.add(key, hash, contents.add(null, value));
+                int[] c = counts[i];
+                if (p == c.length) {
+                    counts[i] = c = Arrays.copyOf(c, p * 2);
+                }
+                c[p] = 1;
                 if (++held > maxKeys) {
                     emitAll();
                 }
@@ -91,6 +101,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
                 if (updated != acc) {
                     table.setValue(p, updated);
                 }
+                counts[i][p]++;
             }
         } catch (Exception e) {
             throw UserFunctionException.of(context, value, e);
@@ -112,6 +123,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
             stamps = Arrays.copyOf(stamps, capacity);
             due = Arrays.copyOf(due, capacity);
             tables = Arrays.copyOf(tables, capacity);
+            counts = Arrays.copyOf(counts, capacity);
         }
         int i = open++;
         starts[i] = start;
@@ -121,6 +133,8 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         nextDue = Math.min(nextDue, due[i]);
         SliceTable table = spare.poll();
         tables[i] = table != null ? table : new SliceTable();
+        int[] c = spareCounts.poll();
+        counts[i] = c != null ? c : new int[16];
         last = i;
         return i;
     }
@@ -178,10 +192,11 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
 
     private void emitSlice(int i) {
         SliceTable table = tables[i];
+        int[] c = counts[i];
         long timestamp = stamps[i];
         int n = table.size();
         for (int p = 0; p < n; p++) {
-            output.emit(new PartialAggregate(table.key(p), table.value(p)), timestamp);
+            output.emit(new PartialAggregate(table.key(p), table.value(p), c[p]), timestamp);
         }
         held -= n;
     }
@@ -192,6 +207,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         if (spare.size() < SPARE_TABLES) {
             table.clear();
             spare.push(table);
+            spareCounts.push(counts[i]);
         }
         int end = --open;
         starts[i] = starts[end];
@@ -199,6 +215,8 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         due[i] = due[end];
         tables[i] = tables[end];
         tables[end] = null;
+        counts[i] = counts[end];
+        counts[end] = null;
         last = -1;
     }
 }
