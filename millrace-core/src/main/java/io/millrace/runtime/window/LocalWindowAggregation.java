@@ -20,8 +20,8 @@ import java.util.Map;
  * {@code input -> (forward, chained) LocalWindowAggregator -> (hash by the partial's key) -> window}, the
  * aggregator at the input's parallelism (one per input edge of a union). Eligible: event-time tumbling or sliding
  * windows with the default trigger, contents folded by a reduce or aggregate function (with or without a process
- * window function on top), no allowed lateness, no late-data side output, and a function that can be copied for
- * the aggregator; with {@link PipelineConfig#localWindowAggregation()} on. Other windows keep their plan.
+ * window function on top), no allowed lateness, no late-data side output, and a function and key selector that
+ * can be copied (serialized) for the aggregators; with {@link PipelineConfig#localWindowAggregation()} on. Other windows keep their plan.
  *
  * <p>The window keeps its node id, name and uid, so its state id is the same with and without the rewrite:
  * a checkpoint taken either way restores either way. An aggregator has no state; its name is the window's plus
@@ -101,8 +101,8 @@ public final class LocalWindowAggregation {
             }
         }
         try {
-            return new LocalWindowAggregateSpec(windows, w.reducer() == null ? null : FunctionCopies.copyOf(w.reducer()),
-                    w.aggregator() == null ? null : FunctionCopies.copyOf(w.aggregator()), first.keySelector(), maxKeys);
+            // a copy: the aggregators' subtasks run their own functions and key selector, also subtask 0
+            return FunctionCopies.copyOf(new LocalWindowAggregateSpec(windows, w.reducer(), w.aggregator(), first.keySelector(), maxKeys));
         } catch (IllegalArgumentException notSerializable) {
             return null; // the window operator keeps the only instance of its function
         }

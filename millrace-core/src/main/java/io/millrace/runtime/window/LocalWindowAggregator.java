@@ -92,9 +92,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
                     counts[i] = c = Arrays.copyOf(c, p * 2);
                 }
                 c[p] = 1;
-                if (++held > maxKeys) {
-                    emitAll();
-                }
+                held++;
             } else {
                 Object acc = table.value(p);
                 Object updated = contents.add(acc, value);
@@ -105,6 +103,9 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
             }
         } catch (Exception e) {
             throw UserFunctionException.of(context, value, e);
+        }
+        if (held > maxKeys) {
+            emitAll();
         }
     }
 

@@ -71,9 +71,11 @@ class LocalAggregationPlanTest {
         plans.add(plan(k -> k.window(Windows.tumbling(Duration.ofMillis(10))).trigger(Triggers.count(2)).reduce(Ev::reduceSum)));
         plans.add(plan(k -> k.window(Windows.tumbling(Duration.ofMillis(10))).process(new Label())));
         plans.add(plan(k -> k.countWindow(3).reduce(Ev::reduceSum)));
+        Object notSerializable = new Object();
+        plans.add(plan(k -> k.window(Windows.tumbling(Duration.ofMillis(10))).reduce((a, b) -> notSerializable.equals(b) ? b : a)));
         plans.add(plan(new PipelineConfig().parallelism(2).localWindowAggregation(false),
                 k -> k.window(Windows.tumbling(Duration.ofMillis(10))).reduce(Ev::reduceSum)));
-        assertThat(plans).hasSize(8).allSatisfy(plan -> assertThat(plan).doesNotContain("(local").contains("x2: timestamps\n  HASH -> task 2"));
+        assertThat(plans).hasSize(9).allSatisfy(plan -> assertThat(plan).doesNotContain("(local").contains("x2: timestamps\n  HASH -> task 2"));
     }
 
     /** "key@windowEnd=sum". */
