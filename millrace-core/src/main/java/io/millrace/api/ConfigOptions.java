@@ -90,6 +90,14 @@ public final class ConfigOptions {
             "heap", "heap", "Where keyed state lives; an unknown name fails when the job starts, listing the backends available.",
             (c, v, all) -> c.stateBackend(v));
 
+    public static final ConfigOption<Boolean> WINDOW_LOCAL_AGGREGATION = ConfigOption.of("window.local-aggregation",
+            ConfigType.bool(), true, "true", "Event-time tumbling and sliding windows with a reduce or aggregate function (default trigger, "
+                    + "no allowed lateness, no late-data side output) pre-aggregate per key and slice before the keyed exchange; false sends every record.",
+            (c, v, all) -> c.localWindowAggregation(v));
+    public static final ConfigOption<Integer> WINDOW_LOCAL_AGGREGATION_MAX_KEYS = ConfigOption.of("window.local-aggregation.max-keys",
+            ConfigType.integer(1, 1 << 24), 16_384, "16384", "The most (key, slice) partials a pre-aggregating subtask holds; one more and it emits them all.",
+            (c, v, all) -> c.localWindowAggregationMaxKeys(v));
+
     public static final ConfigOption<String> RESTART_STRATEGY = ConfigOption.of("restart.strategy",
             ConfigType.oneOf("none", "fixed-delay", "exponential-backoff"), "none", "none",
             "What a task failure does: none fails the job; the others restart it from the latest checkpoint.",
@@ -112,7 +120,7 @@ public final class ConfigOptions {
             PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, CHANNEL_IN_FLIGHT_TARGET, BUFFER_TIMEOUT, WATERMARK_INTERVAL,
             CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CHECKPOINT_TIMEOUT, CHECKPOINT_MIN_PAUSE, CHECKPOINT_RETAINED,
             CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE, CHECKPOINT_PERIODIC, CHECKPOINT_SAVEPOINT_DIR,
-            CHECKPOINT_RESTORE_FROM, STATE_BACKEND,
+            CHECKPOINT_RESTORE_FROM, STATE_BACKEND, WINDOW_LOCAL_AGGREGATION, WINDOW_LOCAL_AGGREGATION_MAX_KEYS,
             RESTART_STRATEGY, RESTART_ATTEMPTS, RESTART_DELAY, RESTART_MAX_DELAY, RESTART_MULTIPLIER);
 
     private ConfigOptions() {}

@@ -32,6 +32,10 @@ import java.util.TreeMap;
  * <tr><td>restartStrategy</td><td>none</td><td>see {@link RestartStrategy}</td></tr>
  * <tr><td>stateBackend</td><td>heap</td><td>where keyed state lives: {@code heap} or {@code rocksdb} (with the
  *     millrace-rocksdb module on the class path)</td></tr>
+ * <tr><td>localWindowAggregation</td><td>true</td><td>eligible event-time windows pre-aggregate per key and slice
+ *     before the keyed exchange (see docs/windows.md, "Local aggregation")</td></tr>
+ * <tr><td>localWindowAggregationMaxKeys</td><td>16384</td><td>the most (key, slice) partials one such pre-aggregating
+ *     subtask holds before it emits them all</td></tr>
  * <tr><td>stateBackendOption</td><td>none</td><td>backend settings by option name, e.g.
  *     {@code state.rocksdb.managed-memory = 256mb}; the selected backend checks them when the job starts</td></tr>
  * </table>
@@ -48,6 +52,8 @@ public final class PipelineConfig implements java.io.Serializable {
     private CheckpointConfig checkpoints = new CheckpointConfig();
     private RestartStrategy restartStrategy = RestartStrategy.none();
     private String stateBackend = "heap";
+    private boolean localWindowAggregation = true;
+    private int localWindowAggregationMaxKeys = 16_384;
     private TreeMap<String, String> stateBackendOptions = new TreeMap<>();
 
     /**
@@ -209,6 +215,32 @@ public final class PipelineConfig implements java.io.Serializable {
         return this;
     }
 
+    /** Whether eligible windows pre-aggregate before their keyed exchange; true by default. */
+    public boolean localWindowAggregation() {
+        return localWindowAggregation;
+    }
+
+    /**
+     * Turns local (two-phase) window aggregation on or off: with it, event-time tumbling and sliding windows with
+     * the default trigger, a reduce or aggregate function, no allowed lateness and no late-data side output fold
+     * their records per key and slice in the producing subtask and send one partial per (key, slice) through the
+     * keyed exchange. Results are the same either way.
+     */
+    public PipelineConfig localWindowAggregation(boolean value) {
+        this.localWindowAggregation = value;
+        return this;
+    }
+
+    /** The most (key, slice) partials a pre-aggregating subtask holds before it emits them all; 16384 by default. */
+    public int localWindowAggregationMaxKeys() {
+        return localWindowAggregationMaxKeys;
+    }
+
+    public PipelineConfig localWindowAggregationMaxKeys(int value) {
+        this.localWindowAggregationMaxKeys = requireRange("localWindowAggregationMaxKeys", value, 1, 1 << 24);
+        return this;
+    }
+
     private static int requireRange(String option, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException(
@@ -231,6 +263,8 @@ public final class PipelineConfig implements java.io.Serializable {
         c.restartStrategy = restartStrategy;
         c.stateBackend = stateBackend;
         c.stateBackendOptions = new TreeMap<>(stateBackendOptions);
+        c.localWindowAggregation = localWindowAggregation;
+        c.localWindowAggregationMaxKeys = localWindowAggregationMaxKeys;
         return c;
     }
 }

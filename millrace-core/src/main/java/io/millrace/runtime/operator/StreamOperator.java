@@ -5,7 +5,8 @@ package io.millrace.runtime.operator;
  * only, so operator code needs no locks. Lifecycle:
  *
  * <pre>
- *   open ─► (processRecord | processWatermark | advanceProcessingTime)* ─► endInput ─► close
+ *   open ─► (processRecord | processWatermark | advanceProcessingTime
+ *            | prepareIdle | prepareSnapshotPreBarrier, snapshotOperatorState)* ─► endInput ─► close
  *                                                  └─ on failure or cancel ─────────────► close
  * </pre>
  */
@@ -26,6 +27,25 @@ public interface StreamOperator<OUT> {
 
     /** All input is consumed; the final watermark (+∞) has already been processed. Emit what is left. */
     default void endInput() throws Exception {}
+
+    /**
+     * A checkpoint barrier reached this subtask and is about to go downstream: emit now whatever the operator
+     * holds back from its output without keeping it in state (e.g. partial aggregates), so that it reaches the
+     * consumers before the barrier and belongs to this checkpoint. Called by the task thread for every operator
+     * of the chain, head first (what an operator emits here reaches the next one before that one is called),
+     * before any operator's {@link #snapshotOperatorState} and keyed snapshot and before the barrier is sent;
+     * also before the final checkpoint at end of input. The operator may emit records but not watermarks.
+     * Default: nothing.
+     */
+    default void prepareSnapshotPreBarrier(long checkpointId) throws Exception {}
+
+    /**
+     * The task is about to tell its consumers that this subtask is idle, after which their watermarks advance
+     * without it: emit now whatever the operator holds back from its output (as for
+     * {@link #prepareSnapshotPreBarrier}), or it may meet a watermark that has passed it. Called by the task
+     * thread for every operator of the chain, head first, each time the subtask turns idle. Default: nothing.
+     */
+    default void prepareIdle() throws Exception {}
 
     /**
      * A checkpoint barrier reached this operator: everything before it has been processed. Return the

@@ -8,6 +8,7 @@ import io.millrace.api.plan.Partitioning;
 import io.millrace.api.plan.Specs;
 import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.BadRecordPolicy;
+import io.millrace.runtime.window.LocalWindowAggregation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -66,8 +67,12 @@ public final class PhysicalPlan {
         this.logical = logical;
     }
 
+    /**
+     * Resolves {@code logical} after the planner's rewrites (local window aggregation, see
+     * {@link LocalWindowAggregation}); {@link #logical()} is then the rewritten plan, whose nodes are copies.
+     */
     public static PhysicalPlan of(LogicalPlan logical) {
-        PhysicalPlan p = new PhysicalPlan(logical);
+        PhysicalPlan p = new PhysicalPlan(LocalWindowAggregation.rewrite(logical));
         p.resolveParallelism();
         p.resolveEdges();
         p.validate();

@@ -196,9 +196,14 @@ public abstract class Task implements Runnable {
         return true;
     }
 
-    /** Tells consumers whether this subtask is idle, when that changed. */
-    protected final void publishIdle(boolean idle) {
+    /** Tells consumers whether this subtask is idle, when that changed; before turning idle, the chain emits what it holds back. */
+    protected final void publishIdle(boolean idle) throws Exception {
         if (idle != publishedIdle) {
+            if (idle) {
+                for (ChainMember m : chain) {
+                    m.operator().prepareIdle();
+                }
+            }
             publishedIdle = idle;
             ControlElement status = idle ? ControlElement.IdleStatus.IDLE : ControlElement.IdleStatus.ACTIVE;
             for (RecordWriter w : writers) {
@@ -263,14 +268,18 @@ public abstract class Task implements Runnable {
     }
 
     /**
-     * The synchronous part of a checkpoint: captures the state of every operator of the chain (and, in
-     * a source task, the reader's split positions), then sends the barrier downstream; the state files
+     * The synchronous part of a checkpoint: lets every operator of the chain emit what it holds back
+     * ({@link io.millrace.runtime.operator.StreamOperator#prepareSnapshotPreBarrier}, head first), captures the
+     * state of every operator (and, in a source task, the reader's split positions), then sends the barrier downstream; the state files
      * are written on the checkpoint writer thread, which then acknowledges to the coordinator. A savepoint
      * asks the keyed state backends for full, self-contained snapshots.
      */
     protected final void snapshot(long checkpointId, boolean savepoint, boolean sendBarrier, long alignmentNanos) throws Exception {
         TaskCheckpointing cp = host.checkpointing();
         long start = clock.nanoTime();
+        for (ChainMember m : chain) {
+            m.operator().prepareSnapshotPreBarrier(checkpointId);
+        }
         List<SnapshotWriter.Captured> captured = new ArrayList<>();
         try {
             captureSourceState(checkpointId, captured);

@@ -6,9 +6,10 @@ import java.util.Arrays;
 /**
  * The values of one slice (or the firing counts of one window) for the keys of one key group: an
  * open-addressing hash table that keeps its entries in insertion order, so that firing and snapshots visit
- * keys in an order that a restore reproduces. Entries are only added or replaced, never removed: a table is
- * dropped whole when its slice expires. Task thread only; a snapshot may read a table from another thread
- * once the task thread has promised not to change that key group, or a copy of it (see {@link SliceStore}).
+ * keys in an order that a restore reproduces. Entries are only added or replaced, never removed one by one: a
+ * table is dropped whole when its slice expires, or emptied whole by {@link #clear} for reuse. Task thread only;
+ * a snapshot may read a table from another thread once the task thread has promised not to change that key
+ * group, or a copy of it (see {@link SliceStore}).
  */
 final class SliceTable {
     private static final int MIN_SLOTS = 8;
@@ -107,6 +108,14 @@ final class SliceTable {
         values[p] = value;
         place(slots, p);
         return p;
+    }
+
+    /** Forgets every entry and keeps the capacity; costs the capacity. */
+    void clear() {
+        Arrays.fill(keys, 0, size, null);
+        Arrays.fill(values, 0, size, null);
+        Arrays.fill(slots, 0);
+        size = 0;
     }
 
     private void rehash(int slotCount) {

@@ -29,8 +29,9 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private long cachedFirstEnd;
     private long cachedLastEnd;
 
-    SliceTableWindowOperator(WindowSpec spec) {
-        super(spec);
+    /** {@code partials}: fed by a {@link LocalWindowAggregator} (see {@link WindowOperatorBase}). */
+    SliceTableWindowOperator(WindowSpec spec, boolean partials) {
+        super(spec, partials);
         this.layout = SliceLayout.of((TimeWindows) spec.assigner());
     }
 

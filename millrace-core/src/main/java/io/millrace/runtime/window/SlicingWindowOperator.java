@@ -34,7 +34,12 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     private InternalTimerService<Timer> timers;
 
     SlicingWindowOperator(WindowSpec spec) {
-        super(spec);
+        this(spec, false);
+    }
+
+    /** {@code partials}: fed by a {@link LocalWindowAggregator} (see {@link WindowOperatorBase}). */
+    SlicingWindowOperator(WindowSpec spec, boolean partials) {
+        super(spec, partials);
         this.layout = SliceLayout.of((TimeWindows) spec.assigner());
         this.namespaces = new SliceNamespaces(layout.slice());
     }

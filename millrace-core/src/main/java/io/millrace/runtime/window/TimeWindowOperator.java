@@ -15,17 +15,24 @@ import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
  */
 final class TimeWindowOperator implements OneInputOperator<Object, Object>, KeyedInput<Object> {
     private final WindowSpec spec;
+    private final boolean partials;
     private WindowOperatorBase chosen;
 
     TimeWindowOperator(WindowSpec spec) {
+        this(spec, false);
+    }
+
+    /** {@code partials}: the input is {@link PartialAggregate}s of a {@link LocalWindowAggregator}, not records. */
+    TimeWindowOperator(WindowSpec spec, boolean partials) {
         this.spec = spec;
+        this.partials = partials;
     }
 
     @Override
     public void open(OperatorContext context, Output<Object> output) throws Exception {
         chosen = context.keyedStateBackend() instanceof HeapKeyedStateBackend
-                ? new SliceTableWindowOperator(spec)
-                : new SlicingWindowOperator(spec);
+                ? new SliceTableWindowOperator(spec, partials)
+                : new SlicingWindowOperator(spec, partials);
         chosen.open(context, output);
     }
 

@@ -33,6 +33,28 @@ interface WindowContents<T, ACC> {
         return (WindowContents) new Listed<>();
     }
 
+    /**
+     * The contents of a window fed with {@link PartialAggregate}s: a slice's first partial becomes its value, later
+     * ones are merged into it ({@code reduce(stored, partial)} or {@code merge(stored, partial)}), in arrival order.
+     */
+    record OfPartials(WindowContents<Object, Object> folded) implements WindowContents<Object, Object> {
+        @Override
+        public Object add(Object acc, Object value) throws Exception {
+            Object partial = ((PartialAggregate) value).partial();
+            return acc == null ? partial : folded.merge(acc, partial);
+        }
+
+        @Override
+        public Object merge(Object target, Object other) throws Exception {
+            return folded.merge(target, other);
+        }
+
+        @Override
+        public void emit(List<Object> slices, WindowEmission emission) throws Exception {
+            folded.emit(slices, emission);
+        }
+    }
+
     /** Folded by a reduce function; the accumulator is the reduced record. */
     record Reduced<T>(ReduceFunction<T> reducer) implements WindowContents<T, T> {
         @Override

@@ -12,16 +12,23 @@ import io.millrace.runtime.plan.SpecLowering;
 /**
  * Lowers a {@link WindowSpec} to its operator: time windows with their default trigger to the slicing fast
  * path (slice-major tables on the heap backend, see {@link TimeWindowOperator}), with any other trigger to the triggered slicing operator; sessions, global and count windows to
- * their own operators.
+ * their own operators. With local aggregation ({@link LocalWindowAggregation}) also the pre-aggregating
+ * {@link LocalWindowAggregator} and the time window that merges its partials.
  */
 public final class WindowLowering implements SpecLowering {
     @Override
     public boolean handles(OperatorSpec spec) {
-        return spec instanceof WindowSpec;
+        return spec instanceof WindowSpec || spec instanceof PartialWindowSpec || spec instanceof LocalWindowAggregateSpec;
     }
 
     @Override
     public StreamOperator<?> create(OperatorSpec spec) {
+        if (spec instanceof LocalWindowAggregateSpec local) {
+            return new LocalWindowAggregator(local);
+        }
+        if (spec instanceof PartialWindowSpec partial) {
+            return new TimeWindowOperator(partial.window(), true);
+        }
         WindowSpec w = (WindowSpec) spec;
         if (w.assigner() instanceof TimeWindows) {
             return w.usesDefaultTrigger() ? new TimeWindowOperator(w) : new TriggeredSlicingOperator(w);

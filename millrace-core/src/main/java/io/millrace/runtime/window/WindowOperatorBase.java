@@ -32,6 +32,8 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     protected final long lateness;
     protected final WindowContents<Object, Object> contents;
     private final OutputTag<Object> lateTag;
+    /** Whether the input is {@link PartialAggregate}s. */
+    private final boolean partials;
     protected KeyedStateBackend backend;
     protected WindowEmission emission;
     private KeySelector<Object, Object> keySelector;
@@ -43,13 +45,20 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     protected Object recordKey;
     protected int recordKeyGroup;
 
-    @SuppressWarnings("unchecked")
     WindowOperatorBase(WindowSpec spec) {
+        this(spec, false);
+    }
+
+    /** {@code partials}: the input is {@link PartialAggregate}s of a {@link LocalWindowAggregator}, not records. */
+    @SuppressWarnings("unchecked")
+    WindowOperatorBase(WindowSpec spec, boolean partials) {
         this.spec = spec;
         this.eventTime = spec.assigner().timeDomain() == TimeDomain.EVENT_TIME;
         this.placedByTimestamp = eventTime && (spec.assigner() instanceof TimeWindows || spec.assigner() instanceof SessionWindows);
         this.lateness = eventTime ? spec.allowedLatenessMillis() : 0;
-        this.contents = WindowContents.of(spec.reducer(), spec.aggregator());
+        WindowContents<Object, Object> folded = WindowContents.of(spec.reducer(), spec.aggregator());
+        this.contents = partials ? new WindowContents.OfPartials(folded) : folded;
+        this.partials = partials;
         this.lateTag = (OutputTag<Object>) spec.lateDataTag();
     }
 
@@ -142,13 +151,16 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         return t < maxTimestamp ? Long.MAX_VALUE : t;
     }
 
-    /** A record too late for all its windows: to the side output if set, else dropped; counted either way. */
+    /**
+     * A record too late for all its windows: to the side output if set, else dropped; counted either way. A late
+     * {@link PartialAggregate} (never with a side output) is dropped and counted as the records it folds.
+     */
     protected final void late(Object value, long timestamp) {
         if (lateTag != null) {
             output.emit(lateTag, value, timestamp);
             metrics.lateRecordsDiverted++;
         } else {
-            metrics.lateRecordsDropped++;
+            metrics.lateRecordsDropped += partials ? ((PartialAggregate) value).records() : 1;
         }
     }
 

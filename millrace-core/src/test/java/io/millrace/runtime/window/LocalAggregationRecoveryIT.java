@@ -1,0 +1,126 @@
+package io.millrace.runtime.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.millrace.api.JobResult;
+import io.millrace.api.KeyedStream;
+import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.RestartStrategy;
+import io.millrace.api.functions.AggregateFunction;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.MapFunction;
+import io.millrace.api.functions.ProcessWindowFunction;
+import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.api.window.TimeWindow;
+import io.millrace.api.window.Windows;
+import io.millrace.connector.file.TransactionalFileSink;
+import io.millrace.connector.generator.GeneratorSource;
+import io.millrace.runtime.checkpoint.ExactlyOnceRecoveryIT;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Local window aggregation across checkpoints and restarts: partials held by the pre-aggregating operator go out
+ * before each barrier, so a job that fails several times and restarts from checkpoints taken in the middle of
+ * slices commits the results of an uninterrupted run without local aggregation. A sliding count and a tumbling
+ * "first record" reduce (associative, not commutative) over two source subtasks; each key is read by one of them.
+ */
+class LocalAggregationRecoveryIT {
+    static final long EVENTS = 40_000;
+    /** Records (indexes) that still have to throw once. */
+    static final Set<Long> FAIL_AT = ConcurrentHashMap.newKeySet();
+
+    /** Throws once at each index of {@link #FAIL_AT}. */
+    static final class FailAt implements MapFunction<Long, Long> {
+        @Override
+        public Long map(Long value) {
+            if (FAIL_AT.remove(value)) {
+                throw new IllegalStateException("injected failure at " + value);
+            }
+            return value;
+        }
+    }
+
+    /** Counts records; {@code merge} reuses its first argument. */
+    static final class Count implements AggregateFunction<Long, long[], Long> {
+        @Override
+        public long[] createAccumulator() {
+            return new long[1];
+        }
+
+        @Override
+        public long[] add(Long value, long[] acc) {
+            acc[0]++;
+            return acc;
+        }
+
+        @Override
+        public Long getResult(long[] acc) {
+            return acc[0];
+        }
+
+        @Override
+        public long[] merge(long[] a, long[] b) {
+            a[0] += b[0];
+            return a;
+        }
+    }
+
+    /** "name key@windowStart=result". */
+    static final class Label extends ProcessWindowFunction<Long, String, Long, TimeWindow> {
+        private final String name;
+
+        Label(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void process(Long key, Context<TimeWindow> ctx, Iterable<Long> results, Collector<String> out) {
+            out.collect(name + " " + key + "@" + ctx.window().start() + "=" + results.iterator().next());
+        }
+    }
+
+    /** Keys 0-4 in the first half of the indices, 10-14 in the second: a bounded generator reads each half in one subtask. */
+    static long key(long i) {
+        return (i < EVENTS / 2 ? 0 : 10) + i % 5;
+    }
+
+    private JobResult run(Path out, boolean local, Set<Long> failures) throws Exception {
+        FAIL_AT.clear();
+        FAIL_AT.addAll(failures);
+        PipelineConfig config = new PipelineConfig().parallelism(2).localWindowAggregation(local)
+                .restartStrategy(RestartStrategy.fixedDelay(10, Duration.ZERO));
+        config.checkpoints().directory(out.resolve("checkpoints")).interval(Duration.ofMillis(30));
+        Pipeline p = Pipeline.create(config);
+        KeyedStream<Long, Long> keyed = p.fromSource(
+                        GeneratorSource.builder(i -> i).count(EVENTS).ratePerSecond(50_000).timestamps(i -> i * 10).build(),
+                        WatermarkStrategy.<Long>boundedOutOfOrderness(Duration.ofSeconds(1)), "numbers").uid("numbers")
+                .map(new FailAt()).uid("fail-at")
+                .keyBy(LocalAggregationRecoveryIT::key);
+        keyed.window(Windows.sliding(Duration.ofSeconds(3), Duration.ofSeconds(1))).aggregate(new Count(), new Label("count")).uid("counts")
+                .union(keyed.window(Windows.tumbling(Duration.ofSeconds(2))).reduce((a, b) -> a, new Label("first")).uid("firsts"))
+                .sinkTo(TransactionalFileSink.of(out.resolve("windows"), ExactlyOnceRecoveryIT.LINES)).uid("sink");
+        return p.execute("local aggregation recovery");
+    }
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void whenTheJobRestartsFromCheckpointsTakenMidSlice_thenItCommitsTheResultsOfAnUninterruptedRunWithoutLocalAggregation() throws Exception {
+        run(dir.resolve("reference"), false, Set.of());
+        List<String> expected = ExactlyOnceRecoveryIT.readLines(dir.resolve("reference/windows")).stream().sorted().toList();
+        assertThat(expected).as("reference results").hasSizeGreaterThan(100);
+
+        JobResult result = run(dir.resolve("restarted"), true, Set.of(7_013L, 13_517L, 24_003L, 31_111L, 36_071L));
+
+        assertThat(result.metrics().restarts()).isEqualTo(5);
+        assertThat(ExactlyOnceRecoveryIT.readLines(dir.resolve("restarted/windows")).stream().sorted().toList()).isEqualTo(expected);
+    }
+}
