@@ -39,6 +39,13 @@ class FlinkSqlQueriesSmokeTest {
         runAndCompare(q, "heap");
     }
 
+    /** The queries with keyed state, on Flink's EmbeddedRocksDBStateBackend. */
+    @ParameterizedTest
+    @EnumSource(value = Query.class, names = {"Q3", "Q5", "Q7", "Q8", "COUNTS", "SLIDING", "SESSION", "TTL"})
+    void onRocksDb_streamingResultsEqualABatchRecomputation(Query q) throws Exception {
+        runAndCompare(q, "rocksdb");
+    }
+
     private void runAndCompare(Query q, String backend) throws Exception {
         BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200", "--backend", backend);
         long events = q == Query.TTL ? 250_000 : q == Query.SESSION ? 40_000 : 20_000;
