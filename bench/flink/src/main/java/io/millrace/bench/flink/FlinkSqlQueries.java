@@ -6,6 +6,7 @@ import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Reading;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -30,6 +31,13 @@ final class FlinkSqlQueries {
     static final Duration MINI_BATCH_LATENCY = Duration.ofMillis(10);
     static final long MINI_BATCH_SIZE = 5_000;
 
+    /**
+     * Queries with an operator that works in mini-batches: the joins (q3, q4, q8), group aggregation (q4), local window aggregation and
+     * window operators (watermarks forwarded once per mini-batch interval). The others (stateless, or an OVER
+     * aggregation, which works row by row) would only gain a pass-through operator.
+     */
+    static final Set<Query> MINI_BATCH = EnumSet.of(Query.Q3, Query.Q4, Query.Q5, Query.Q7, Query.Q8, Query.SLIDING, Query.SESSION);
+
     /** Queries whose result is an updating table (a changelog, not an append-only stream). */
     static final Set<Query> UPDATING = EnumSet.of(Query.Q4);
 
@@ -39,14 +47,10 @@ final class FlinkSqlQueries {
      */
     static final Set<Query> TIME_AS_COLUMN = EnumSet.of(Query.Q3);
 
-    private FlinkSqlQueries() {}
+    /** Q7's order (Rows.beats): higher price, then earlier, then lower auction and bidder id. */
+    private static final String Q7_ORDER = "ORDER BY price DESC, `dateTime` ASC, auction ASC, bidder ASC";
 
-    /**
-     * Queries with an operator that works in mini-batches: the regular join (q3), local window aggregation and
-     * window operators (watermarks forwarded once per mini-batch interval). The others (stateless, or an OVER
-     * aggregation, which works row by row) would only gain a pass-through operator.
-     */
-    static final Set<Query> MINI_BATCH = EnumSet.of(Query.Q3, Query.Q4, Query.Q5, Query.Q7, Query.Q8, Query.SLIDING, Query.SESSION);
+    private FlinkSqlQueries() {}
 
     /** The table settings of {@code q}: UTC; mini-batches, aggregation phases and state TTL per query. */
     static Configuration settings(Query q) {
@@ -163,9 +167,6 @@ final class FlinkSqlQueries {
         };
     }
 
-    /** Q7's order (Rows.beats): higher price, then earlier, then lower auction and bidder id. */
-    private static final String Q7_ORDER = "ORDER BY price DESC, `dateTime` ASC, auction ASC, bidder ASC";
-
     /** A whole number of seconds as an SQL interval. */
     private static String interval(long ms) {
         if (ms % 1000 != 0) {
@@ -180,7 +181,7 @@ final class FlinkSqlQueries {
                 ms / 86_400_000, ms / 3_600_000 % 24, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
     }
 
-    private static String quoted(java.util.List<String> values) {
-        return values.stream().map(v -> "'" + v.toUpperCase(Locale.ROOT) + "'").collect(Collectors.joining(", "));
+    private static String quoted(List<String> values) {
+        return values.stream().map(v -> "'" + v + "'").collect(Collectors.joining(", "));
     }
 }
