@@ -50,6 +50,22 @@ public final class FlinkEngine implements Engine {
     /** A local environment with {@code options.query} over {@code input}, into {@code results}. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static StreamExecutionEnvironment environment(BenchOptions options, Input input, double rate, Path checkpointDir, Sink<?> results) {
+        StreamExecutionEnvironment env = localEnvironment(options, checkpointDir);
+        Query q = options.query;
+        if (q.isNexmark()) {
+            FlinkNexmarkQueries.build(q, nexmarkEvents(env, input, rate)).sinkTo((Sink) results).name("results");
+        } else {
+            FlinkTelemetryQueries.build(q, readings(env, q, input, rate)).sinkTo((Sink) results).name("results");
+        }
+        return env;
+    }
+
+    /**
+     * A local environment (MiniCluster) with the benchmark's settings: {@code options.parallelism}, the state backend,
+     * managed memory, exactly-once checkpoints every {@code options.checkpointIntervalMs} into {@code checkpointDir},
+     * object reuse, watermarks every 10 ms. Shared by both Flink engines (DataStream and SQL).
+     */
+    static StreamExecutionEnvironment localEnvironment(BenchOptions options, Path checkpointDir) {
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, options.backend.equals("rocksdb") ? "rocksdb" : "hashmap");
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MANAGED_MEMORY);
@@ -63,18 +79,20 @@ public final class FlinkEngine implements Engine {
         if (options.checkpointIntervalMs > 0) {
             env.enableCheckpointing(options.checkpointIntervalMs, CheckpointingMode.EXACTLY_ONCE);
         }
-        Query q = options.query;
-        if (q.isNexmark()) {
-            DataStream<Event> events = source(env, input, rate, TypeInformation.of(Event.class),
-                    WatermarkStrategy.<Event>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark");
-            FlinkNexmarkQueries.build(q, events).sinkTo((Sink) results).name("results");
-        } else {
-            DataStream<Reading> readings = source(env, input, rate, TypeInformation.of(Reading.class),
-                    WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
-                            .withTimestampAssigner((r, ts) -> r.time()), "telemetry");
-            FlinkTelemetryQueries.build(q, readings).sinkTo((Sink) results).name("results");
-        }
         return env;
+    }
+
+    /** The Nexmark events of {@code input}, stamped with their event time; the watermark follows it (no disorder). */
+    static DataStream<Event> nexmarkEvents(StreamExecutionEnvironment env, Input input, double rate) {
+        return source(env, input, rate, TypeInformation.of(Event.class),
+                WatermarkStrategy.<Event>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark");
+    }
+
+    /** The telemetry readings of {@code input}, stamped with their time; the watermark trails by {@code q}'s bound. */
+    static DataStream<Reading> readings(StreamExecutionEnvironment env, Query q, Input input, double rate) {
+        return source(env, input, rate, TypeInformation.of(Reading.class),
+                WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
+                        .withTimestampAssigner((r, ts) -> r.time()), "telemetry");
     }
 
     @SuppressWarnings("unchecked")

@@ -141,6 +141,12 @@ public final class Nexmark implements java.io.Serializable {
         return last - Hash64.below(random, Math.min(window, last + 1));
     }
 
+    /** An upper bound of any auction's length ({@code expires - dateTime}) when event time advances at {@code eventsPerSecond}, ms. */
+    public static long maxAuctionLength(long eventsPerSecond) {
+        long events = (long) IN_FLIGHT_AUCTIONS * PROPORTION / AUCTION_SHARE;
+        return 2 * ((events * 1000 + eventsPerSecond - 1) / eventsPerSecond);
+    }
+
     /** Up to twice the event time it takes to open {@link #IN_FLIGHT_AUCTIONS} auctions, at least 1 ms. */
     private long auctionLength(long i, long random) {
         long events = (long) IN_FLIGHT_AUCTIONS * PROPORTION / AUCTION_SHARE;

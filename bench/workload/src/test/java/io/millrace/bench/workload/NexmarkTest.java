@@ -54,6 +54,7 @@ class NexmarkTest {
                 assertThat(a.seller()).isBetween(Nexmark.FIRST_PERSON_ID, nextPerson - 1);
                 assertThat(a.category()).isBetween(10L, 14L);
                 assertThat(a.expires()).isGreaterThan(a.dateTime());
+                assertThat(a.expires() - a.dateTime()).isLessThanOrEqualTo(Nexmark.maxAuctionLength(10_000));
                 assertThat(a.reserve()).isGreaterThan(a.initialBid());
             } else if (e instanceof Bid b) {
                 assertThat(b.auction()).isBetween(Nexmark.FIRST_AUCTION_ID, nextAuction - 1);
