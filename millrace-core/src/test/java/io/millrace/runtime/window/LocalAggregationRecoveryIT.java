@@ -1,6 +1,7 @@
 package io.millrace.runtime.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.JobResult;
 import io.millrace.api.KeyedStream;
@@ -92,10 +93,14 @@ class LocalAggregationRecoveryIT {
     }
 
     private JobResult run(Path out, boolean local, Set<Long> failures) throws Exception {
+        return run(out, local, failures, RestartStrategy.fixedDelay(10, Duration.ZERO));
+    }
+
+    private JobResult run(Path out, boolean local, Set<Long> failures, RestartStrategy restarts) throws Exception {
         FAIL_AT.clear();
         FAIL_AT.addAll(failures);
         PipelineConfig config = new PipelineConfig().parallelism(2).localWindowAggregation(local)
-                .restartStrategy(RestartStrategy.fixedDelay(10, Duration.ZERO));
+                .restartStrategy(restarts);
         config.checkpoints().directory(out.resolve("checkpoints")).interval(Duration.ofMillis(30));
         Pipeline p = Pipeline.create(config);
         KeyedStream<Long, Long> keyed = p.fromSource(
@@ -122,5 +127,22 @@ class LocalAggregationRecoveryIT {
 
         assertThat(result.metrics().restarts()).isEqualTo(5);
         assertThat(ExactlyOnceRecoveryIT.readLines(dir.resolve("restarted/windows")).stream().sorted().toList()).isEqualTo(expected);
+    }
+
+    @Test
+    void aJobThatFailsWithLocalAggregationOnOrOff_resumesFromItsCheckpointWithTheOtherSetting_andCommitsTheSameResults() throws Exception {
+        run(dir.resolve("reference"), false, Set.of());
+        List<String> expected = ExactlyOnceRecoveryIT.readLines(dir.resolve("reference/windows")).stream().sorted().toList();
+
+        for (boolean firstOn : new boolean[] {true, false}) {
+            Path out = dir.resolve(firstOn ? "on-then-off" : "off-then-on");
+            assertThatThrownBy(() -> run(out, firstOn, Set.of(35_011L), RestartStrategy.none()))
+                    .as("the first run fails at the injected failure").isInstanceOf(Exception.class);
+            assertThat(ExactlyOnceRecoveryIT.readLines(out.resolve("windows"))).as("committed before the failure")
+                    .isNotEmpty().hasSizeLessThan(expected.size());
+            run(out, !firstOn, Set.of());
+            assertThat(ExactlyOnceRecoveryIT.readLines(out.resolve("windows")).stream().sorted().toList())
+                    .as("local aggregation %s, then %s", firstOn ? "on" : "off", firstOn ? "off" : "on").isEqualTo(expected);
+        }
     }
 }
