@@ -109,10 +109,13 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     /** Fires the window ending at {@code end}, then every following window of the key that is already due, then schedules the next one. */
     private void fireChain(long end) throws Exception {
         while (true) {
+            nextSlice.reset(end - layout.size() + layout.slide());
             fire(end);
             scheduleCleanup(end);
-            nextSlice.reset(end - layout.size() + layout.slide());
-            slices.forEach(nextSlice);
+            if (!nextSlice.found) {
+                // no slice of the fired window is in the next one: look further, through all the key's slices
+                slices.forEach(nextSlice);
+            }
             if (!nextSlice.found) {
                 return;
             }
@@ -126,13 +129,17 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
         }
     }
 
-    /** Emits the window {@code [end - size, end)} from its slices; nothing if it has none. */
+    /**
+     * Emits the window {@code [end - size, end)} from its slices; nothing if it has none. Tells {@link #nextSlice}
+     * the slices it reads, so that a slice shared with the next window is found without a scan of the key's state.
+     */
     private void fire(long end) throws Exception {
         windowSlices.clear();
         for (long s = end - layout.size(); s < end; s += layout.slice()) {
             Object acc = slices.get(namespaces.of(s));
             if (acc != null) {
                 windowSlices.add(acc);
+                nextSlice.offer(s);
             }
         }
         if (windowSlices.isEmpty()) {
@@ -199,7 +206,11 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
 
         @Override
         public void accept(Long slice, Object acc) {
-            long s = slice;
+            offer(slice);
+        }
+
+        /** A slice of the key with contents. */
+        void offer(long s) {
             if (s >= from && (!found || s < start)) {
                 start = s;
                 found = true;
