@@ -37,6 +37,13 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         return (V) e.value;
     }
 
+    /** As {@link #get}, but the entry is not marked dirty: the caller does not change the value. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public V read(N namespace) {
+        return (V) entry(namespace, true).value;
+    }
+
     /** Null removes the namespace. The write reaches RocksDB when the entry is written back. */
     @Override
     public void put(N namespace, V value) {

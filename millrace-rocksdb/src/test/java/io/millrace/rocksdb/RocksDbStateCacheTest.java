@@ -162,6 +162,38 @@ class RocksDbStateCacheTest {
     }
 
     @Test
+    void namespacedValuesRead_areNotWrittenBack_whileValuesGot_are() throws Exception {
+        RocksDbKeyedStateBackend b = backend(ALL, 65_536);
+        NamespacedState<Long, long[]> windows = b.namespacedState("windows");
+        for (int k = 0; k < 1_000; k++) {
+            b.setCurrentKey(k);
+            windows.put(k % 3L, new long[] {k});
+        }
+        b.snapshot(1, true).release();
+        long afterPuts = b.cache().writeBacks();
+        assertThat(afterPuts).as("the snapshot wrote the puts back").isGreaterThanOrEqualTo(1_000);
+
+        for (int k = 0; k < 1_000; k++) {
+            b.setCurrentKey(k);
+            assertThat(windows.read(k % 3L)).containsExactly(k);
+        }
+        b.snapshot(2, true).release();
+        assertThat(b.cache().writeBacks()).as("reads leave entries clean").isEqualTo(afterPuts);
+
+        for (int k = 0; k < 1_000; k++) {
+            b.setCurrentKey(k);
+            windows.get(k % 3L)[0]++;
+        }
+        b.snapshot(3, true).release();
+        assertThat(b.cache().writeBacks()).as("a value got may have been changed in place").isEqualTo(afterPuts + 1_000);
+        RocksDbKeyedStateBackend restored = backend(ALL, 65_536);
+        SnapshotImage.take(b).restoreInto(restored);
+        NamespacedState<Long, long[]> again = restored.namespacedState("windows");
+        restored.setCurrentKey(7);
+        assertThat(again.read(1L)).containsExactly(8);
+    }
+
+    @Test
     void dirtyEntries_reachFullAndIncrementalSnapshots_andRestoresAtAnotherParallelism() throws Exception {
         LocalCheckpointStorage storage = new LocalCheckpointStorage(base.resolve("checkpoints"));
         RocksDbKeyedStateBackend b = backend(ALL, 65_536);

@@ -10,6 +10,15 @@ import java.util.function.BiConsumer;
 public interface NamespacedState<N, V> {
     V get(N namespace);
 
+    /**
+     * The value of {@code namespace}, which the caller will not change in place (for example a window firing,
+     * which only reads its slices), so that a backend that caches values need not write it back. The default
+     * is {@link #get}.
+     */
+    default V read(N namespace) {
+        return get(namespace);
+    }
+
     void put(N namespace, V value);
 
     void remove(N namespace);

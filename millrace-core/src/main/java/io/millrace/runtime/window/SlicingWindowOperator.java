@@ -136,7 +136,7 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     private void fire(long end) throws Exception {
         windowSlices.clear();
         for (long s = end - layout.size(); s < end; s += layout.slice()) {
-            Object acc = slices.get(namespaces.of(s));
+            Object acc = slices.read(namespaces.of(s));
             if (acc != null) {
                 windowSlices.add(acc);
                 nextSlice.offer(s);
