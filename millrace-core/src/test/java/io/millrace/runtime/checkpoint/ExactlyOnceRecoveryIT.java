@@ -77,7 +77,7 @@ public class ExactlyOnceRecoveryIT {
         }
     }
 
-    static final class Count implements AggregateFunction<Long, long[], Long> {
+    public static class Count implements AggregateFunction<Long, long[], Long> {
         @Override
         public long[] createAccumulator() {
             return new long[1];

@@ -8,7 +8,6 @@ import io.millrace.api.KeyedStream;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.RestartStrategy;
-import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.MapFunction;
 import io.millrace.api.functions.ProcessWindowFunction;
@@ -48,24 +47,8 @@ class LocalAggregationRecoveryIT {
         }
     }
 
-    /** Counts records; {@code merge} reuses its first argument. */
-    static final class Count implements AggregateFunction<Long, long[], Long> {
-        @Override
-        public long[] createAccumulator() {
-            return new long[1];
-        }
-
-        @Override
-        public long[] add(Long value, long[] acc) {
-            acc[0]++;
-            return acc;
-        }
-
-        @Override
-        public Long getResult(long[] acc) {
-            return acc[0];
-        }
-
+    /** Counts records; {@code merge} reuses its first argument (as a partial's merge into a stored slice may). */
+    static final class Count extends ExactlyOnceRecoveryIT.Count {
         @Override
         public long[] merge(long[] a, long[] b) {
             a[0] += b[0];
