@@ -20,6 +20,7 @@ import io.millrace.api.window.TriggerResult;
 import io.millrace.api.window.Triggers;
 import io.millrace.api.window.Window;
 import io.millrace.api.window.Windows;
+import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.testing.Await;
 import io.millrace.testing.FeedSource;
 import java.time.Duration;
@@ -123,6 +124,35 @@ class WindowsExamplesTest {
         }
     }
     // end::average[]
+
+    @Test
+    void localAggregation_isOnByDefault_andOneOptionTurnsItOff_withTheSameResults() {
+        List<Reading> list = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            list.add(new Reading("mill-" + i % 3, "vibration", i, i * 3_000L));
+        }
+        List<List<String>> results = new ArrayList<>();
+        for (boolean local : new boolean[] {true, false}) {
+            // tag::local-aggregation-off[]
+            PipelineConfig config = new PipelineConfig()
+                    .parallelism(2)
+                    .localWindowAggregation(false);   // default true; or the option window.local-aggregation: false
+            // end::local-aggregation-off[]
+            config.localWindowAggregation(local);
+            Pipeline pipeline = Pipeline.create(config);
+            CollectSink<String> out = new CollectSink<>();
+            readings(pipeline, list.toArray(Reading[]::new))
+                    .keyBy(Reading::machine)
+                    .window(Windows.sliding(Duration.ofMinutes(5), Duration.ofSeconds(30)))
+                    .aggregate(new Average(), new Label())
+                    .sinkTo(out);
+            assertThat(PhysicalPlan.of(pipeline.plan()).describe()).as("local aggregation %s", local)
+                    .matches(plan -> plan.contains("(local)") == local);
+            pipeline.execute("sliding averages, local aggregation " + local);
+            results.add(out.results().stream().sorted().toList());
+        }
+        assertThat(results.get(0)).hasSizeGreaterThan(50).isEqualTo(results.get(1));
+    }
 
     @Test
     void sliding_averageVibrationOverFiveMinutesEveryThirtySeconds() {
