@@ -92,15 +92,7 @@ public final class RecordWriter {
 
     /** Routes by key group, and keeps key and group with the record so the consumer need not compute them again. */
     private void appendKeyed(Object value, long timestamp) {
-        Object key;
-        try {
-            key = keySelector.getKey(value);
-        } catch (Exception e) {
-            throw new KeyExtractionException("the key selector of " + edgeName + " failed on record " + describe(value), e);
-        }
-        if (key == null) {
-            throw new KeyExtractionException("the key selector of " + edgeName + " returned null for record " + describe(value), null);
-        }
+        Object key = KeyExtractionException.keyOf(keySelector, value, edgeName);
         int keyGroup = KeyGroups.keyGroupFor(key, maxParallelism);
         int c = KeyGroups.subtaskFor(keyGroup, maxParallelism, channels.length);
         RecordBatch b = open[c];

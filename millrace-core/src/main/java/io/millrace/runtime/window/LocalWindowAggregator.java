@@ -65,18 +65,9 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     @Override
     public void processRecord(Object value, long timestamp) {
         if (timestamp == Long.MIN_VALUE) {
-            throw new IllegalStateException("window operator '" + context.operatorName() + "' got a record without an event timestamp: "
-                    + "assign timestamps with a WatermarkStrategy, or use processing-time windows (inProcessingTime())");
+            throw WindowOperatorBase.withoutTimestamp(context.operatorName());
         }
-        Object key;
-        try {
-            key = keySelector.getKey(value);
-        } catch (Exception e) {
-            throw new KeyExtractionException("the key selector of '" + context.operatorName() + "' failed on record " + value, e);
-        }
-        if (key == null) {
-            throw new KeyExtractionException("the key selector of '" + context.operatorName() + "' returned null for record " + value, null);
-        }
+        Object key = KeyExtractionException.keyOf(keySelector, value, "'" + context.operatorName() + "'");
         int i = last;
         if (i < 0 || Long.compareUnsigned(timestamp - starts[i], layout.slice()) >= 0) {
             i = sliceOf(timestamp);

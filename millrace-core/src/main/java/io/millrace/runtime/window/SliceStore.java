@@ -65,14 +65,14 @@ final class SliceStore implements GroupedState {
         for (int i = 0; i < fired.length; i++) {
             fired[i] = firedUpTo(i);
         }
-        return new StoreCapture(s.ids(), groupTables(s, -1), f.ids(), groupTables(f, -1), fired);
+        return new StoreCapture(s.ids(), groupTables(s), f.ids(), groupTables(f), fired);
     }
 
-    /** The tables of a view, by group index then stripe; {@code only} >= 0 keeps that group's row alone. */
-    private static SliceTable[][] groupTables(Stripes.View view, int only) {
+    /** The tables of a view, by group index then stripe. */
+    private static SliceTable[][] groupTables(Stripes.View view) {
         int groups = view.stripes().length == 0 ? 0 : view.stripes()[0].length;
         SliceTable[][] byGroup = new SliceTable[groups][];
-        for (int g = only < 0 ? 0 : only; g < (only < 0 ? groups : only + 1); g++) {
+        for (int g = 0; g < groups; g++) {
             SliceTable[] row = new SliceTable[view.ids().length];
             for (int i = 0; i < row.length; i++) {
                 row[i] = view.stripes()[i][g];

@@ -69,7 +69,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         SliceTable table = store.slices.table(slice, group);
         int p = table.find(key, hash);
         if (p < 0) {
-            table.add(sharedKey(key, hash, slice, group), hash, contents.add(null, value));
+            table.add(layout.size() > layout.slice() ? sharedKey(key, hash, slice, group) : key, hash, contents.add(null, value));
         } else {
             Object acc = table.value(p);
             Object updated = contents.add(acc, value);
@@ -86,7 +86,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     /**
      * The instance of {@code key} that the previous slice of the key group stores, else {@code key}: when the
      * slices of a window share one key object, firing them matches keys by identity and reads one object
-     * per key instead of one per slice (keys are immutable, so any equal instance will do).
+     * per key instead of one per slice (keys are immutable, so any equal instance will do). Only for windows of
+     * several slices: a window of one slice fires without matching keys.
      */
     private Object sharedKey(Object key, int hash, long slice, int group) {
         SliceTable before = store.slices.tableBefore(slice, group);

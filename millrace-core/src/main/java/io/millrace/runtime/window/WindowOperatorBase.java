@@ -109,14 +109,19 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         long time;
         if (placedByTimestamp) {
             if (timestamp == Long.MIN_VALUE) {
-                throw new IllegalStateException("window operator '" + context.operatorName() + "' got a record without an event timestamp: "
-                        + "assign timestamps with a WatermarkStrategy, or use processing-time windows (inProcessingTime())");
+                throw withoutTimestamp(context.operatorName());
             }
             time = timestamp;
         } else {
             time = eventTime ? timestamp : Math.max(clock.millis(), processingTime + 1);
         }
         onRecord(value, timestamp, time);
+    }
+
+    /** The failure of an event-time window operator (or its local aggregator) given a record without a timestamp. */
+    static IllegalStateException withoutTimestamp(String operatorName) {
+        return new IllegalStateException("window operator '" + operatorName + "' got a record without an event timestamp: "
+                + "assign timestamps with a WatermarkStrategy, or use processing-time windows (inProcessingTime())");
     }
 
     /**
