@@ -49,10 +49,12 @@ public final class MillraceEngine implements Engine {
         Pipeline pipeline = Pipeline.create(config);
         Query q = options.query;
         if (q.isNexmark()) {
-            NexmarkQueries.build(q, source(pipeline, input, ratePerSecond, WatermarkStrategy.<Event>monotonous(), "nexmark"))
+            NexmarkQueries.build(q, source(pipeline, input, ratePerSecond,
+                    WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark"))
                     .sinkTo((Sink) results).name("results");
         } else {
-            WatermarkStrategy<Reading> w = WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()));
+            WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
+                    .withTimestampAssigner((r, ts) -> r.time());
             TelemetryQueries.build(q, source(pipeline, input, ratePerSecond, w, "telemetry"))
                     .sinkTo((Sink) results).name("results");
         }
@@ -62,8 +64,7 @@ public final class MillraceEngine implements Engine {
     @SuppressWarnings("unchecked")
     private static <T> DataStream<T> source(Pipeline pipeline, Input input, double rate, WatermarkStrategy<T> watermarks, String name) {
         GeneratorSource.Builder<T> b = GeneratorSource.<T>builder(s -> (T) input.record(s))
-                .count(input.count())
-                .timestamps(input::timestamp);
+                .count(input.count());
         if (rate > 0) {
             b.ratePerSecond(rate);
         }

@@ -35,8 +35,9 @@ public final class GeneratorOnly {
                 long fold = 0;
                 Object[] ring = new Object[64]; // records escape, as they do into an engine
                 for (long s = split * range, end = s + range; s < end; s++) {
-                    ring[(int) (s & 63)] = input.record(s);
-                    fold += input.timestamp(s);
+                    Object record = input.record(s);
+                    ring[(int) (s & 63)] = record;
+                    fold += Input.eventTime(record); // as the engines' timestamp assigners read it
                 }
                 folds[split] = fold + (ring[0] == null ? 0 : 1);
             }, "generator-" + k);

@@ -25,11 +25,18 @@ public final class Input implements java.io.Serializable {
     public Object record(long s) {
         long i = order.eventIndex(s);
         if (nexmark != null) {
-            Probe.onCreate(nexmark.timestamp(i));
-            return nexmark.event(i);
+            long time = nexmark.timestamp(i);
+            Probe.onCreate(time);
+            return nexmark.event(i, time);
         }
-        Probe.onCreate(telemetry.nominalTime(i));
-        return telemetry.reading(i);
+        long nominal = telemetry.nominalTime(i);
+        Probe.onCreate(nominal);
+        return telemetry.reading(i, nominal);
+    }
+
+    /** The event time a record of {@link #record} carries, ms. */
+    public static long eventTime(Object record) {
+        return record instanceof Event e ? e.dateTime() : ((Reading) record).time();
     }
 
     public long timestamp(long s) {

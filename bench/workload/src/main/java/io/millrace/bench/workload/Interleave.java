@@ -13,6 +13,7 @@ public final class Interleave implements java.io.Serializable {
     private final long count;
     private final long rangeLength;
     private final int parallelism;
+    private final Divisor ranges;
 
     /** {@code count} must be a positive multiple of {@code parallelism}. */
     public Interleave(long count, int parallelism) {
@@ -22,6 +23,7 @@ public final class Interleave implements java.io.Serializable {
         this.count = count;
         this.parallelism = parallelism;
         this.rangeLength = count / parallelism;
+        this.ranges = new Divisor(rangeLength);
     }
 
     /** The largest multiple of {@code parallelism} not above {@code events} (at least {@code parallelism}). */
@@ -34,6 +36,7 @@ public final class Interleave implements java.io.Serializable {
     }
 
     public long eventIndex(long sequence) {
-        return (sequence % rangeLength) * parallelism + sequence / rangeLength;
+        long range = ranges.divide(sequence);
+        return (sequence - range * rangeLength) * parallelism + range;
     }
 }

@@ -46,6 +46,7 @@ public final class Nexmark implements java.io.Serializable {
     private final long seed;
     private final long baseTime;
     private final long eventsPerSecond;
+    private final Divisor perMillisecond;
 
     /** {@code eventsPerSecond}: how fast event time advances, in events per event-time second. */
     public Nexmark(long seed, long baseTime, long eventsPerSecond) {
@@ -55,6 +56,7 @@ public final class Nexmark implements java.io.Serializable {
         this.seed = seed;
         this.baseTime = baseTime;
         this.eventsPerSecond = eventsPerSecond;
+        this.perMillisecond = new Divisor(eventsPerSecond);
     }
 
     public long baseTime() {
@@ -63,7 +65,7 @@ public final class Nexmark implements java.io.Serializable {
 
     /** Event time of event {@code i} (ms); non-decreasing in {@code i}. */
     public long timestamp(long i) {
-        return baseTime + i * 1000 / eventsPerSecond;
+        return baseTime + perMillisecond.divide(i * 1000);
     }
 
     public static boolean isPerson(long i) {
@@ -76,69 +78,70 @@ public final class Nexmark implements java.io.Serializable {
     }
 
     public Event event(long i) {
-        long offset = i % PROPORTION;
-        if (offset < PERSON_SHARE) {
-            return person(i);
-        }
-        if (offset < PERSON_SHARE + AUCTION_SHARE) {
-            return auction(i);
-        }
-        return bid(i);
+        return event(i, timestamp(i));
     }
 
-    private Person person(long i) {
+    /** Event {@code i}, whose {@link #timestamp} the caller has computed already. */
+    Event event(long i, long timestamp) {
+        long epoch = i / PROPORTION;
+        long offset = i - epoch * PROPORTION;
+        if (offset < PERSON_SHARE) {
+            return person(i, epoch, timestamp);
+        }
+        if (offset < PERSON_SHARE + AUCTION_SHARE) {
+            return auction(i, epoch, offset, timestamp);
+        }
+        return bid(i, epoch, timestamp);
+    }
+
+    /** {@code epoch}: {@code i / PROPORTION}, the base-0 id of the newest person at or before event {@code i}. */
+    private Person person(long i, long epoch, long ts) {
         long r = Hash64.of(seed, i, 0);
         int a = (int) (r & 63);
         int b = (int) ((r >>> 6) & 63);
         int c = (int) Hash64.below(r >>> 12, CITIES.length);
         int s = (int) Hash64.below(r >>> 20, STATES.length);
-        return new Person(FIRST_PERSON_ID + lastPerson(i), NAMES[a], EMAILS[b], CARDS[(a + b) & 63], CITIES[c], STATES[s], timestamp(i));
+        return new Person(FIRST_PERSON_ID + epoch, NAMES[a], EMAILS[b], CARDS[(a + b) & 63], CITIES[c], STATES[s], ts);
     }
 
-    private Auction auction(long i) {
+    /** An auction's {@code offset} in its epoch is between 1 and 3; its base-0 id is {@code epoch * 3 + offset - 1}. */
+    private Auction auction(long i, long epoch, long offset, long ts) {
         long r = Hash64.of(seed, i, 1);
-        long ts = timestamp(i);
         long initial = PRICES[(int) (r & 1023)];
         long reserve = initial + PRICES[(int) ((r >>> 10) & 1023)];
         long seller = Hash64.below(r >>> 20, HOT_SELLER_RATIO) > 0
-                ? lastPerson(i) / HOT_SELLER_RATIO * HOT_SELLER_RATIO
-                : recent(lastPerson(i), ACTIVE_PEOPLE, Hash64.of(seed, i, 2));
+                ? epoch / HOT_SELLER_RATIO * HOT_SELLER_RATIO
+                : recent(epoch, ACTIVE_PEOPLE, Hash64.of(seed, i, 2));
         long category = FIRST_CATEGORY_ID + Hash64.below(r >>> 30, CATEGORIES);
-        return new Auction(FIRST_AUCTION_ID + lastAuction(i), ITEMS[(int) (r >>> 40) & 63], DESCRIPTIONS[(int) (r >>> 46) & 63],
-                initial, reserve, ts, ts + auctionLength(i, Hash64.of(seed, i, 3)), FIRST_PERSON_ID + seller, category);
+        return new Auction(FIRST_AUCTION_ID + epoch * AUCTION_SHARE + offset - PERSON_SHARE, ITEMS[(int) (r >>> 40) & 63],
+                DESCRIPTIONS[(int) (r >>> 46) & 63], initial, reserve, ts, ts + auctionLength(i, Hash64.of(seed, i, 3)),
+                FIRST_PERSON_ID + seller, category);
     }
 
-    private Bid bid(long i) {
+    /** A bid comes after its epoch's auctions: the newest auction is its epoch's last. */
+    private Bid bid(long i, long epoch, long ts) {
+        long lastAuction = epoch * AUCTION_SHARE + AUCTION_SHARE - 1;
         long r = Hash64.of(seed, i, 4);
         long auction = Hash64.below(r, HOT_AUCTION_RATIO) > 0
-                ? lastAuction(i) / HOT_AUCTION_RATIO * HOT_AUCTION_RATIO
-                : recent(lastAuction(i), IN_FLIGHT_AUCTIONS, r >>> 20);
+                ? lastAuction / HOT_AUCTION_RATIO * HOT_AUCTION_RATIO
+                : recent(lastAuction, IN_FLIGHT_AUCTIONS, r >>> 20);
         long r2 = Hash64.of(seed, i, 5);
         long bidder = Hash64.below(r2, HOT_BIDDER_RATIO) > 0
-                ? lastPerson(i) / HOT_BIDDER_RATIO * HOT_BIDDER_RATIO + 1
-                : recent(lastPerson(i), ACTIVE_PEOPLE, r2 >>> 8);
+                ? epoch / HOT_BIDDER_RATIO * HOT_BIDDER_RATIO + 1
+                : recent(epoch, ACTIVE_PEOPLE, r2 >>> 8);
         return new Bid(FIRST_AUCTION_ID + auction, FIRST_PERSON_ID + bidder, PRICES[(int) ((r2 >>> 40) & 1023)],
-                CHANNELS[(int) (r2 >>> 50) & 3], URLS[(int) (r2 >>> 52) & 63], timestamp(i));
+                CHANNELS[(int) (r2 >>> 50) & 3], URLS[(int) (r2 >>> 52) & 63], ts);
     }
 
-    /** Base-0 id of the newest person at or before event {@code i}. */
-    static long lastPerson(long i) {
-        return i / PROPORTION;
-    }
-
-    /** Base-0 id of the newest auction at or before event {@code i} (0 before the first). */
-    static long lastAuction(long i) {
-        long epoch = i / PROPORTION;
-        long offset = i % PROPORTION;
-        if (offset < PERSON_SHARE) {
-            return Math.max(0, epoch * AUCTION_SHARE - 1);
-        }
-        return epoch * AUCTION_SHARE + Math.min(offset - PERSON_SHARE, AUCTION_SHARE - 1);
-    }
-
-    /** One of the {@code window} ids up to {@code last}. */
+    /**
+     * One of the {@code window} ids up to {@code last}. Callers pass a constant window, so once the first
+     * {@code window} ids exist the remainder is by a constant, which the compiler turns into a multiplication.
+     */
     private static long recent(long last, int window, long random) {
-        return last - Hash64.below(random, Math.min(window, last + 1));
+        if (last + 1 >= window) {
+            return last - Hash64.below(random, window);
+        }
+        return last - Hash64.below(random, last + 1);
     }
 
     /** An upper bound of any auction's length ({@code expires - dateTime}) when event time advances at {@code eventsPerSecond}, ms. */

@@ -35,6 +35,7 @@ public final class Telemetry implements java.io.Serializable {
     private final long seed;
     private final long baseTime;
     private final long eventsPerSecond;
+    private final Divisor perMillisecond;
 
     public Telemetry(Shape shape, long seed, long baseTime, long eventsPerSecond) {
         if (eventsPerSecond < 1 || eventsPerSecond > 1_000_000_000L) {
@@ -44,6 +45,7 @@ public final class Telemetry implements java.io.Serializable {
         this.seed = seed;
         this.baseTime = baseTime + shape.maxDelayMs;
         this.eventsPerSecond = eventsPerSecond;
+        this.perMillisecond = new Divisor(eventsPerSecond);
     }
 
     public Shape shape() {
@@ -52,31 +54,43 @@ public final class Telemetry implements java.io.Serializable {
 
     /** Time of event {@code i} before any delay; non-decreasing. */
     public long nominalTime(long i) {
-        return baseTime + i * 1000 / eventsPerSecond;
+        return baseTime + perMillisecond.divide(i * 1000);
     }
 
     /** Event time of record {@code i}: its nominal time, minus a delay for the late ones. */
     public long timestamp(long i) {
+        return timestamp(i, nominalTime(i));
+    }
+
+    private long timestamp(long i, long nominal) {
+        if (shape.maxDelayMs == 0) {
+            return nominal;
+        }
         long r = Hash64.of(seed, i, 7);
         long lateOneIn = shape == Shape.SENSORS ? 10 : 20;
-        if (shape.maxDelayMs == 0 || Hash64.below(r, lateOneIn) != 0) {
-            return nominalTime(i);
+        if (Hash64.below(r, lateOneIn) != 0) {
+            return nominal;
         }
-        return nominalTime(i) - Hash64.below(r >>> 8, shape.maxDelayMs + 1);
+        return nominal - Hash64.below(r >>> 8, shape.maxDelayMs + 1);
     }
 
     public Reading reading(long i) {
-        long r = Hash64.of(seed, i, 8);
-        double value = 20.0 + (r & 0xffff) / 655.36;
-        return new Reading(key(i, r >>> 16), value, timestamp(i));
+        return reading(i, nominalTime(i));
     }
 
-    private long key(long i, long random) {
+    /** Record {@code i}, whose {@link #nominalTime} the caller has computed already. */
+    Reading reading(long i, long nominal) {
+        long r = Hash64.of(seed, i, 8);
+        double value = 20.0 + (r & 0xffff) / 655.36;
+        return new Reading(key(i, nominal, r >>> 16), value, timestamp(i, nominal));
+    }
+
+    private long key(long i, long nominal, long random) {
         switch (shape) {
             case SENSORS:
                 return i % SENSORS;
             case MACHINES: {
-                long second = (nominalTime(i) - baseTime) / 1000;
+                long second = (nominal - baseTime) / 1000;
                 int idle = idleGroup(second);
                 int group = (idle + 1 + (int) (random & 1)) % 3;
                 return group + 3 * Hash64.below(random >>> 1, MACHINES / 3);
