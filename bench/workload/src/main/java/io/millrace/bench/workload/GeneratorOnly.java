@@ -24,7 +24,7 @@ public final class GeneratorOnly {
     /** Generates {@code events} records on {@code o.parallelism} threads; returns when all are done. */
     static Probe.RunFigures run(BenchOptions o, long events) throws InterruptedException {
         Input input = new Input(o.query, events, o.parallelism, o.seed, o.eventRate);
-        Probe.reset(o.query, BenchOptions.BASE_TIME, 0);
+        Probe.reset(o.query, BenchOptions.BASE_TIME);
         SinkTally tally = Probe.newTally();
         long range = events / o.parallelism;
         long[] folds = new long[o.parallelism];

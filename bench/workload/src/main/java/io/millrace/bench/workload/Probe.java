@@ -17,15 +17,26 @@ public final class Probe {
     /** Latency runs: wall time (nanoTime) at which event time {@code tableBase + k} ms was first generated. */
     private static long[] createdAt;
     private static long tableBase;
+    /** Latency runs: results of events created this long after the first event are timed; earlier ones are not. */
+    private static long settleNanos;
 
     private Probe() {}
 
-    /** Before a run; {@code eventTimeSpanMs > 0} turns latency recording on for event times from {@code base}. */
-    public static void reset(Query q, long base, long eventTimeSpanMs) {
+    /** Before a run without latency recording. */
+    public static void reset(Query q, long base) {
+        reset(q, base, 0, 0);
+    }
+
+    /**
+     * Before a run; {@code eventTimeSpanMs > 0} turns latency recording on for event times from {@code base}, for
+     * the results of events created at least {@code settleNanos} after the run's first event.
+     */
+    public static void reset(Query q, long base, long eventTimeSpanMs, long settleNanos) {
         query = q;
         FIRST_EVENT.set(0);
         TALLIES.clear();
         tableBase = base;
+        Probe.settleNanos = settleNanos;
         createdAt = eventTimeSpanMs > 0 ? new long[(int) Math.min(Integer.MAX_VALUE - 8, eventTimeSpanMs + 1)] : null;
         started = false;
     }
@@ -47,9 +58,14 @@ public final class Probe {
 
     /** A new tally for one sink subtask. */
     public static SinkTally newTally() {
-        SinkTally t = new SinkTally(query, createdAt, tableBase);
+        SinkTally t = new SinkTally(query, createdAt, tableBase, settleNanos);
         TALLIES.add(t);
         return t;
+    }
+
+    /** When the run's first event was created (nanoTime), 0 before. */
+    static long firstEventNanos() {
+        return FIRST_EVENT.get();
     }
 
     /** The run's figures, after the job ended. */

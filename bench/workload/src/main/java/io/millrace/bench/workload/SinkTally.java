@@ -8,15 +8,19 @@ public final class SinkTally {
     private final Query query;
     private final long[] createdAt;
     private final long tableBase;
+    private final long settleNanos;
+    /** Creation time from which results are timed; 0 until the first result of a latency run looks it up. */
+    private long timedFrom;
     private final LatencyHistogram latencies = new LatencyHistogram();
     long count;
     long lastNanos;
     private long stamped;
 
-    SinkTally(Query query, long[] createdAt, long tableBase) {
+    SinkTally(Query query, long[] createdAt, long tableBase, long settleNanos) {
         this.query = query;
         this.createdAt = createdAt;
         this.tableBase = tableBase;
+        this.settleNanos = settleNanos;
     }
 
     /** One result with its timestamp (Long.MIN_VALUE: none). */
@@ -29,13 +33,20 @@ public final class SinkTally {
             long slot = query.triggeringEventTime(timestamp) - tableBase;
             if (slot >= 0 && slot < createdAt.length) {
                 long created = createdAt[(int) slot];
-                if (created != 0) {
+                if (created != 0 && created >= timedFrom()) {
                     latencies.record((now - created) / 1000);
                 }
             }
         } else if ((count & 1023) == 0) {
             stamp();
         }
+    }
+
+    private long timedFrom() {
+        if (timedFrom == 0) {
+            timedFrom = Probe.firstEventNanos() + settleNanos; // a result comes after the first event
+        }
+        return timedFrom;
     }
 
     /**
