@@ -6,5 +6,6 @@ import io.millrace.runtime.operator.StreamOperator;
 /** Creates the physical operator of a logical node, a fresh one per subtask. */
 @FunctionalInterface
 public interface OperatorFactory {
-    StreamOperator<?> create(LogicalNode node, int subtask);
+    /** The operator of subtask {@code subtask} of the node's {@code parallelism} subtasks. */
+    StreamOperator<?> create(LogicalNode node, int subtask, int parallelism);
 }

@@ -21,12 +21,16 @@ public final class OperatorLowering implements OperatorFactory {
     }
 
     /**
-     * Subtask 0 gets the spec as the user built it; every other subtask a serialized copy, so that fields a
-     * function sets in {@code open()} (state handles, buffers) are never shared between subtask threads.
+     * An operator that runs alone gets the spec as the user built it. Operators in parallel get a serialized copy
+     * on every subtask, so that fields a function sets in {@code open()} (state handles, buffers) are never shared
+     * between subtask threads; subtask 0 too, so that all subtasks run the same classes: a lambda read back from
+     * its serialized form is an instance of another class than the lambda the user built, and a call site in the
+     * engine that sees both (every operator calls its function from one shared method) cannot be inlined as well,
+     * or at all once two functions of one kind share a task (q8's two filters made four classes).
      */
     @Override
-    public StreamOperator<?> create(LogicalNode node, int subtask) {
-        OperatorSpec spec = subtask == 0 || !copyPerSubtask(spec(node)) ? node.spec() : copy(node);
+    public StreamOperator<?> create(LogicalNode node, int subtask, int parallelism) {
+        OperatorSpec spec = parallelism == 1 || !copyPerSubtask(spec(node)) ? node.spec() : copy(node);
         for (SpecLowering l : lowerings) {
             if (l.handles(spec)) {
                 return l.create(spec);

@@ -158,7 +158,7 @@ public final class TaskWiring {
             metrics.put(n, m);
             contexts.put(n, context(n, subtask, m));
             if (!(n.spec() instanceof Specs.SourceSpec)) {
-                StreamOperator<Object> op = (StreamOperator<Object>) operators.create(n, subtask);
+                StreamOperator<Object> op = (StreamOperator<Object>) operators.create(n, subtask, plan.parallelism(n));
                 if (restorer != null && restorer.has(OperatorIds.of(n))) {
                     op.restoreOperatorState(restorer.operatorItems(OperatorIds.of(n), subtask, plan.parallelism(n)));
                 }

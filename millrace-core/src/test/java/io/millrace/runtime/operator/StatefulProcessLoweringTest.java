@@ -48,9 +48,9 @@ class StatefulProcessLoweringTest {
     void eachSubtaskGetsItsOwnCopyOfTheFunction() throws Exception {
         LogicalNode node = new LogicalNode(0, new Specs.KeyedProcessSpec<>(new FieldCounter()));
         OperatorLowering operators = new OperatorLowering();
-        var first = OneInputOperatorHarness.of((KeyedProcessOperator<String, String, Integer>) operators.create(node, 0))
+        var first = OneInputOperatorHarness.of((KeyedProcessOperator<String, String, Integer>) operators.create(node, 0, 2))
                 .keyedBy((String s) -> s).open();
-        var second = OneInputOperatorHarness.of((KeyedProcessOperator<String, String, Integer>) operators.create(node, 1))
+        var second = OneInputOperatorHarness.of((KeyedProcessOperator<String, String, Integer>) operators.create(node, 1, 2))
                 .keyedBy((String s) -> s).open();
         first.processElement("a", 0);
         first.processElement("b", 0);
@@ -74,8 +74,8 @@ class StatefulProcessLoweringTest {
         LogicalNode node = new LogicalNode(0, new Specs.KeyedProcessSpec<>(new HoldsAThread()));
         node.setName("thread-holder");
         OperatorLowering operators = new OperatorLowering();
-        assertThat(operators.create(node, 0)).isInstanceOf(KeyedProcessOperator.class);
-        assertThatThrownBy(() -> operators.create(node, 1))
+        assertThat(operators.create(node, 0, 1)).isInstanceOf(KeyedProcessOperator.class);
+        assertThatThrownBy(() -> operators.create(node, 1, 2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("thread-holder")
                 .hasMessageContaining("HoldsAThread")
