@@ -1,14 +1,18 @@
 package io.millrace.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.OutputTag;
+import io.millrace.api.time.ManualClock;
 import io.millrace.api.functions.ReduceFunction;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.api.window.Windows;
 import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowLowering;
@@ -31,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * disordered input with late records: the same results, firing indices and late output, for an average
  * (aggregate), a maximum (reduce, not invertible) and kept records (process only). The RocksDB run is checkpointed
  * half way at parallelism 2 and resumed at parallelism 3, with the state cache at its default size, at its
- * smallest (accesses evict and write back) or off.
+ * smallest (accesses evict and write back) or off. A checkpoint of the earlier layout (a row per key and slice)
+ * fails the restore instead of losing its windows.
  */
 class RocksDbSlidingWindowTest {
     private static final OutputTag<Ev> LATE = new OutputTag<>("late");
@@ -177,5 +182,21 @@ class RocksDbSlidingWindowTest {
     @Test
     void tumblingAverage_withTheSmallestCache_checkpointedAndRescaled_equalsTheHeapBackend() throws Exception {
         compare(Windows.tumbling(Duration.ofMillis(20)), Contents.AVERAGE, RocksDbConfig.MIN_CACHE_ENTRIES, 4);
+    }
+
+    @Test
+    void aCheckpointOfSlicesInARowPerKeyAndSlice_failsTheRestoreNamingTheState() throws Exception {
+        KeyGroupRange all = new KeyGroupRange(0, MAX_PARALLELISM - 1);
+        SnapshotImage image;
+        try (RocksDbKeyedStateBackend old = new RocksDbKeyedStateBackend("window", all, MAX_PARALLELISM, new ManualClock(0),
+                TestBackends.CONFIG.withBaseDirectory(base))) {
+            NamespacedState<Long, Object> slices = old.namespacedState("window-slices");
+            old.setCurrentKey("k1");
+            slices.put(0L, new long[] {5, 1});
+            image = SnapshotImage.take(old);
+        }
+        WindowSpec spec = spec(Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)), Contents.AVERAGE);
+        assertThatThrownBy(() -> open(spec, RocksDbConfig.DEFAULT_CACHE_ENTRIES, 0, 1, List.of(image)))
+                .hasStackTraceContaining("state 'window-slices' was checkpointed as namespaced state but is now registered as value state");
     }
 }
