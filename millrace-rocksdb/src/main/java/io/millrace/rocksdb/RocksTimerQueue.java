@@ -20,7 +20,7 @@ import org.rocksdb.RocksIterator;
  */
 final class RocksTimerQueue {
     /** Rows loaded per refill; the cache is trimmed back to this when it holds twice as many. */
-    static final int CACHE_BATCH = 4096;
+    static final int CACHE_BATCH = 16_384;
     private static final Boolean STORED = Boolean.TRUE;
     private static final Boolean UNSTORED = Boolean.FALSE;
     private static final byte[] NO_VALUE = new byte[0];

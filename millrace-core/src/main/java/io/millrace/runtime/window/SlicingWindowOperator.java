@@ -1,5 +1,7 @@
 package io.millrace.runtime.window;
 
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
@@ -7,17 +9,21 @@ import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.timer.InternalTimerService;
 import io.millrace.runtime.timer.Triggerable;
 import java.util.ArrayList;
-import java.util.function.BiConsumer;
 
 /**
  * Tumbling and sliding time windows with the default trigger, computed from shared slices of
- * {@code gcd(size, slide)} ms. Per record: one state lookup (the slice's accumulator), plus one timer
- * registration when the record opens a new slice. A window fires by one timer per (key, window end); after
- * firing, the timer of the next window of the key that has contents is registered (a chain), so records do
- * not register a timer per window. With allowed lateness a late record fires the windows it updates again
- * (firing index 1, 2, ...); a window's last slices and firing count are removed at its cleanup time.
+ * {@code gcd(size, slide)} ms, on a keyed state backend other than the heap (RocksDB). A key's live slices are
+ * one value ({@link KeySlices}, state {@value #STATE_NAME}): per record one state lookup, plus one timer
+ * registration when the record opens a new slice; per window firing one lookup, whatever the number of slices
+ * in a window. A window fires by one timer per (key, window end); after firing, the timer of the next window of
+ * the key that has contents is registered (a chain), so records do not register a timer per window. With
+ * allowed lateness a late record fires the windows it updates again (firing index 1, 2, ...); a window's last
+ * slices and firing count are removed at its cleanup time. Task thread only.
  */
 final class SlicingWindowOperator extends WindowOperatorBase implements Triggerable<SlicingWindowOperator.Timer> {
+    /** The per-key value state of the slices. */
+    static final String STATE_NAME = "window-slices";
+
     /** Timer namespaces; the timer's time identifies the window: {@code end - 1} or its cleanup time. */
     enum Timer {
         FIRE,
@@ -27,8 +33,7 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     private final SliceLayout layout;
     private final SliceNamespaces namespaces;
     private final ArrayList<Object> windowSlices = new ArrayList<>();
-    private final NextSlice nextSlice = new NextSlice();
-    private NamespacedState<Long, Object> slices;
+    private ValueState<KeySlices> slices;
     /** Firings so far per window end; only with allowed lateness (otherwise every firing is the first). */
     private NamespacedState<Long, Integer> firings;
     private InternalTimerService<Timer> timers;
@@ -46,7 +51,7 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
 
     @Override
     void openState() {
-        slices = backend.namespacedState("window-slices");
+        slices = backend.stateStore().getState(new ValueStateDescriptor<>(STATE_NAME));
         firings = lateness > 0 ? backend.namespacedState("window-firings") : null;
         timers = backend.timerService("window-timers", this);
     }
@@ -59,18 +64,24 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
             late(value, timestamp);
             return;
         }
-        Long namespace = namespaces.of(slice);
-        Object acc = slices.get(namespace);
-        Object updated = contents.add(acc, value);
-        if (updated != acc) {
-            slices.put(namespace, updated);
+        KeySlices key = slices.value();
+        if (key == null) {
+            key = new KeySlices();
         }
+        int i = key.indexOf(slice);
+        boolean opened = i < 0;
+        if (opened) {
+            key.insert(-i - 1, slice, contents.add(null, value));
+        } else {
+            key.set(i, contents.add(key.accumulator(i), value));
+        }
+        slices.update(key);
         long firstEnd = layout.firstWindowEnd(slice);
         long done = firedUpTo();
         if (firstEnd - 1 <= done) {
             refireLateWindows(firstEnd, lastEnd, done);
         }
-        if (acc == null) {
+        if (opened) {
             long due = firstEnd - 1 > done ? firstEnd : firstEnd + (done + 1 - firstEnd) / layout.slide() * layout.slide() + layout.slide();
             if (due <= lastEnd) {
                 registerTimer(Timer.FIRE, due - 1);
@@ -82,7 +93,7 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     private void refireLateWindows(long firstEnd, long lastEnd, long done) throws Exception {
         for (long end = firstEnd; end <= lastEnd && end - 1 <= done; end += layout.slide()) {
             if (!expired(end - 1)) {
-                fire(end);
+                fire(end, slices.value());
                 scheduleCleanup(end);
             }
         }
@@ -109,17 +120,14 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     /** Fires the window ending at {@code end}, then every following window of the key that is already due, then schedules the next one. */
     private void fireChain(long end) throws Exception {
         while (true) {
-            nextSlice.reset(end - layout.size() + layout.slide());
-            fire(end);
+            fire(end, slices.value());
             scheduleCleanup(end);
-            if (!nextSlice.found) {
-                // no slice of the fired window is in the next one: look further, through all the key's slices
-                slices.forEach(nextSlice);
-            }
-            if (!nextSlice.found) {
+            KeySlices key = slices.value();
+            int i = key == null ? 0 : key.firstAtOrAfter(end - layout.size() + layout.slide());
+            if (key == null || i == key.size()) {
                 return;
             }
-            long next = Math.max(layout.firstWindowEnd(nextSlice.start), end + layout.slide());
+            long next = Math.max(layout.firstWindowEnd(key.start(i)), end + layout.slide());
             if (next - 1 > firedUpTo()) {
                 registerTimer(Timer.FIRE, next - 1);
                 return;
@@ -129,18 +137,14 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
         }
     }
 
-    /**
-     * Emits the window {@code [end - size, end)} from its slices; nothing if it has none. Tells {@link #nextSlice}
-     * the slices it reads, so that a slice shared with the next window is found without a scan of the key's state.
-     */
-    private void fire(long end) throws Exception {
+    /** Emits the window {@code [end - size, end)} from the key's slices ({@code key}, may be null); nothing if it has none. */
+    private void fire(long end, KeySlices key) throws Exception {
+        if (key == null) {
+            return;
+        }
         windowSlices.clear();
-        for (long s = end - layout.size(); s < end; s += layout.slice()) {
-            Object acc = slices.read(namespaces.of(s));
-            if (acc != null) {
-                windowSlices.add(acc);
-                nextSlice.offer(s);
-            }
+        for (int i = key.firstAtOrAfter(end - layout.size()); i < key.size() && key.start(i) < end; i++) {
+            windowSlices.add(key.accumulator(i));
         }
         if (windowSlices.isEmpty()) {
             return;
@@ -169,8 +173,9 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     /** Removes what only the window ending at {@code end} still needed: the slices it is the last window of, and its firing count. */
     private void cleanup(long end) {
         long from = end - layout.size();
-        for (long s = from; s < from + layout.slide(); s += layout.slice()) {
-            slices.remove(namespaces.of(s));
+        KeySlices key = slices.value();
+        if (key != null && key.removeRange(from, from + layout.slide())) {
+            slices.update(key.size() == 0 ? null : key);
         }
         if (firings != null) {
             firings.remove(namespaces.of(end));
@@ -190,31 +195,6 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
             timers.deleteEventTimeTimer(timer, time);
         } else {
             timers.deleteProcessingTimeTimer(timer, time);
-        }
-    }
-
-    /** Finds the earliest slice of the current key at or after a start; reused to avoid a lambda per firing. */
-    private static final class NextSlice implements BiConsumer<Long, Object> {
-        long from;
-        long start;
-        boolean found;
-
-        void reset(long from) {
-            this.from = from;
-            this.found = false;
-        }
-
-        @Override
-        public void accept(Long slice, Object acc) {
-            offer(slice);
-        }
-
-        /** A slice of the key with contents. */
-        void offer(long s) {
-            if (s >= from && (!found || s < start)) {
-                start = s;
-                found = true;
-            }
         }
     }
 }

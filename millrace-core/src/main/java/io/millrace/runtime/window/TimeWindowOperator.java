@@ -10,7 +10,7 @@ import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 /**
  * Tumbling and sliding time windows with the default trigger. The layout depends on the keyed state backend,
  * known only when the operator opens: on the heap backend the slice-major {@link SliceTableWindowOperator},
- * on any other backend the timer-driven {@link SlicingWindowOperator} over namespaced state. Everything is
+ * on any other backend the timer-driven {@link SlicingWindowOperator} (a key's slices in one value). Everything is
  * passed on to the chosen operator; task thread only.
  */
 final class TimeWindowOperator implements OneInputOperator<Object, Object>, KeyedInput<Object> {
