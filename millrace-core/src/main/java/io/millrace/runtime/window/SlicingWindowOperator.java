@@ -79,7 +79,7 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
         long firstEnd = layout.firstWindowEnd(slice);
         long done = firedUpTo();
         if (firstEnd - 1 <= done) {
-            refireLateWindows(firstEnd, lastEnd, done);
+            refireLateWindows(key, firstEnd, lastEnd, done);
         }
         if (opened) {
             long due = firstEnd - 1 > done ? firstEnd : firstEnd + (done + 1 - firstEnd) / layout.slide() * layout.slide() + layout.slide();
@@ -90,11 +90,11 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     }
 
     /** The windows of a late record that already fired but are within the allowed lateness fire again. */
-    private void refireLateWindows(long firstEnd, long lastEnd, long done) throws Exception {
+    private void refireLateWindows(KeySlices key, long firstEnd, long lastEnd, long done) throws Exception {
         for (long end = firstEnd; end <= lastEnd && end - 1 <= done; end += layout.slide()) {
             if (!expired(end - 1)) {
-                fire(end, slices.value());
-                scheduleCleanup(end);
+                fire(end, key);
+                key = scheduleCleanup(end, key);
             }
         }
     }
@@ -113,18 +113,21 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
         if (timer == Timer.FIRE) {
             fireChain(time + 1);
         } else {
-            cleanup(time - lateness + 1);
+            cleanup(time - lateness + 1, slices.value());
         }
     }
 
     /** Fires the window ending at {@code end}, then every following window of the key that is already due, then schedules the next one. */
     private void fireChain(long end) throws Exception {
+        KeySlices key = slices.value();
         while (true) {
-            fire(end, slices.value());
-            scheduleCleanup(end);
-            KeySlices key = slices.value();
-            int i = key == null ? 0 : key.firstAtOrAfter(end - layout.size() + layout.slide());
-            if (key == null || i == key.size()) {
+            fire(end, key);
+            key = scheduleCleanup(end, key);
+            if (key == null) {
+                return;
+            }
+            int i = key.firstAtOrAfter(end - layout.size() + layout.slide());
+            if (i == key.size()) {
                 return;
             }
             long next = Math.max(layout.firstWindowEnd(key.start(i)), end + layout.slide());
@@ -161,25 +164,35 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
         windowSlices.clear();
     }
 
-    private void scheduleCleanup(long end) {
+    /** Cleans up after window {@code end} now if its time has come, else registers the cleanup timer; returns the key's slices after that. */
+    private KeySlices scheduleCleanup(long end, KeySlices key) {
         long at = cleanupTime(end - 1);
         if (at <= firedUpTo()) {
-            cleanup(end);
-        } else {
-            registerTimer(Timer.CLEANUP, at);
+            return cleanup(end, key);
         }
+        registerTimer(Timer.CLEANUP, at);
+        return key;
     }
 
-    /** Removes what only the window ending at {@code end} still needed: the slices it is the last window of, and its firing count. */
-    private void cleanup(long end) {
+    /**
+     * Removes what only the window ending at {@code end} still needed: the slices it is the last window of, and its
+     * firing count. {@code key}: the current key's slices as read from the state (may be null); returns them after
+     * the removal, null when none are left.
+     */
+    private KeySlices cleanup(long end, KeySlices key) {
         long from = end - layout.size();
-        KeySlices key = slices.value();
         if (key != null && key.removeRange(from, from + layout.slide())) {
-            slices.update(key.size() == 0 ? null : key);
+            if (key.size() == 0) {
+                slices.clear();
+                key = null;
+            } else {
+                slices.update(key);
+            }
         }
         if (firings != null) {
             firings.remove(namespaces.of(end));
         }
+        return key;
     }
 
     private void registerTimer(Timer timer, long time) {

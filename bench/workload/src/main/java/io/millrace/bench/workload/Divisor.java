@@ -37,10 +37,6 @@ final class Divisor implements java.io.Serializable {
         }
     }
 
-    long divisor() {
-        return divisor;
-    }
-
     /** {@code n / divisor}. */
     long divide(long n) {
         if (n < 0 || n >= EXACT_BELOW || magic == 0) {

@@ -39,11 +39,6 @@ public final class Input implements java.io.Serializable {
         return record instanceof Event e ? e.dateTime() : ((Reading) record).time();
     }
 
-    public long timestamp(long s) {
-        long i = order.eventIndex(s);
-        return nexmark != null ? nexmark.timestamp(i) : telemetry.timestamp(i);
-    }
-
     /** Event time of the last event (before delays), ms. */
     public long lastEventTime() {
         long i = order.count() - 1;

@@ -45,7 +45,6 @@ public final class Nexmark implements java.io.Serializable {
 
     private final long seed;
     private final long baseTime;
-    private final long eventsPerSecond;
     private final Divisor perMillisecond;
 
     /** {@code eventsPerSecond}: how fast event time advances, in events per event-time second. */
@@ -55,7 +54,6 @@ public final class Nexmark implements java.io.Serializable {
         }
         this.seed = seed;
         this.baseTime = baseTime;
-        this.eventsPerSecond = eventsPerSecond;
         this.perMillisecond = new Divisor(eventsPerSecond);
     }
 

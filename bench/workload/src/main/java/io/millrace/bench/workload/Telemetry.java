@@ -34,7 +34,6 @@ public final class Telemetry implements java.io.Serializable {
     private final Shape shape;
     private final long seed;
     private final long baseTime;
-    private final long eventsPerSecond;
     private final Divisor perMillisecond;
 
     public Telemetry(Shape shape, long seed, long baseTime, long eventsPerSecond) {
@@ -44,7 +43,6 @@ public final class Telemetry implements java.io.Serializable {
         this.shape = shape;
         this.seed = seed;
         this.baseTime = baseTime + shape.maxDelayMs;
-        this.eventsPerSecond = eventsPerSecond;
         this.perMillisecond = new Divisor(eventsPerSecond);
     }
 
@@ -57,11 +55,7 @@ public final class Telemetry implements java.io.Serializable {
         return baseTime + perMillisecond.divide(i * 1000);
     }
 
-    /** Event time of record {@code i}: its nominal time, minus a delay for the late ones. */
-    public long timestamp(long i) {
-        return timestamp(i, nominalTime(i));
-    }
-
+    /** Event time of record {@code i} whose {@link #nominalTime} is {@code nominal}: minus a delay for the late ones. */
     private long timestamp(long i, long nominal) {
         if (shape.maxDelayMs == 0) {
             return nominal;
