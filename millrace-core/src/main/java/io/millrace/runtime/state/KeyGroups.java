@@ -12,7 +12,9 @@ public final class KeyGroups {
         if (key == null) {
             throw new NullPointerException("a record's key must not be null");
         }
-        return Math.floorMod(mix(key.hashCode()), maxParallelism);
+        int mixed = mix(key.hashCode());
+        // the same as floorMod for a power of two (the default maximum parallelism), without a division
+        return (maxParallelism & (maxParallelism - 1)) == 0 ? mixed & (maxParallelism - 1) : Math.floorMod(mixed, maxParallelism);
     }
 
     /** The subtask that owns a key group. */

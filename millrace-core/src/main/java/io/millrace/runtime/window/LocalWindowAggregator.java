@@ -4,6 +4,8 @@ import io.millrace.api.functions.KeySelector;
 import io.millrace.runtime.exchange.KeyExtractionException;
 import io.millrace.runtime.operator.AbstractStreamOperator;
 import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.runtime.operator.OperatorContext;
+import io.millrace.runtime.operator.Output;
 import io.millrace.runtime.operator.UserFunctionException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -53,6 +55,8 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     private int last = -1;
     private final ArrayDeque<SliceTable> spare = new ArrayDeque<>();
     private final ArrayDeque<int[]> spareCounts = new ArrayDeque<>();
+    /** The operator's quoted name, for errors; built once at open, not per record. */
+    private String where;
 
     @SuppressWarnings("unchecked")
     LocalWindowAggregator(LocalWindowAggregateSpec spec) {
@@ -63,11 +67,17 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     }
 
     @Override
+    public void open(OperatorContext context, Output<Object> output) throws Exception {
+        super.open(context, output);
+        where = "'" + context.operatorName() + "'";
+    }
+
+    @Override
     public void processRecord(Object value, long timestamp) {
         if (timestamp == Long.MIN_VALUE) {
             throw WindowOperatorBase.withoutTimestamp(context.operatorName());
         }
-        Object key = KeyExtractionException.keyOf(keySelector, value, "'" + context.operatorName() + "'");
+        Object key = KeyExtractionException.keyOf(keySelector, value, where);
         int i = last;
         if (i < 0 || Long.compareUnsigned(timestamp - starts[i], layout.slice()) >= 0) {
             i = sliceOf(timestamp);

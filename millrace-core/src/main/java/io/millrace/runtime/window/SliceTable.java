@@ -17,9 +17,18 @@ final class SliceTable {
     private Object[] keys = new Object[MIN_SLOTS / 2];
     private int[] hashes = new int[MIN_SLOTS / 2];
     private Object[] values = new Object[MIN_SLOTS / 2];
+    /**
+     * The keys' values while every key is a {@link Long} ({@link #longKeys}), so that a lookup compares
+     * primitives instead of loading each candidate's key object.
+     */
+    private long[] longValues = new long[MIN_SLOTS / 2];
+    private boolean longKeys = true;
     private int size;
-    /** Entry position + 1 per slot, 0 when free; at most half full. */
-    private int[] slots = new int[MIN_SLOTS];
+    /**
+     * Per slot the key's hash in the high half and entry position + 1 in the low half, 0 when free: a probe
+     * reads one word per slot and touches an entry only when the hash matches. At most half full.
+     */
+    private long[] slots = new long[MIN_SLOTS];
     private int shift = 32 - Integer.numberOfTrailingZeros(MIN_SLOTS);
 
     SliceTable() {}
@@ -28,6 +37,8 @@ final class SliceTable {
         keys = from.keys.clone();
         hashes = from.hashes.clone();
         values = from.values.clone();
+        longValues = from.longValues.clone();
+        longKeys = from.longKeys;
         size = from.size;
         slots = from.slots.clone();
         shift = from.shift;
@@ -69,15 +80,32 @@ final class SliceTable {
 
     /** The position of {@code key} (whose hashCode is {@code hash}), or -1. */
     int find(Object key, int hash) {
-        int[] s = slots;
+        long[] s = slots;
         int mask = s.length - 1;
         int i = (hash * 0x9E3779B9) >>> shift;
+        if (longKeys && key instanceof Long boxed) {
+            long v = boxed;
+            while (true) {
+                long slot = s[i];
+                if (slot == 0) {
+                    return -1;
+                }
+                if ((int) (slot >>> 32) == hash) {
+                    int p = (int) slot - 1;
+                    if (longValues[p] == v) {
+                        return p;
+                    }
+                }
+                i = (i + 1) & mask;
+            }
+        }
         while (true) {
-            int p = s[i] - 1;
-            if (p < 0) {
+            long slot = s[i];
+            if (slot == 0) {
                 return -1;
             }
-            if (hashes[p] == hash) {
+            if ((int) (slot >>> 32) == hash) {
+                int p = (int) slot - 1;
                 Object k = keys[p];
                 if (k == key || k.equals(key)) {
                     return p;
@@ -100,12 +128,23 @@ final class SliceTable {
             keys = Arrays.copyOf(keys, capacity);
             hashes = Arrays.copyOf(hashes, capacity);
             values = Arrays.copyOf(values, capacity);
+            if (longKeys) {
+                longValues = Arrays.copyOf(longValues, capacity);
+            }
             rehash(capacity * 2);
         }
         int p = size++;
         keys[p] = key;
         hashes[p] = hash;
         values[p] = value;
+        if (longKeys) {
+            if (key instanceof Long boxed) {
+                longValues[p] = boxed;
+            } else {
+                longKeys = false;
+                longValues = new long[0];
+            }
+        }
         place(slots, p);
         return p;
     }
@@ -116,22 +155,27 @@ final class SliceTable {
         Arrays.fill(values, 0, size, null);
         Arrays.fill(slots, 0);
         size = 0;
+        if (!longKeys) {
+            longKeys = true;
+            longValues = new long[keys.length];
+        }
     }
 
     private void rehash(int slotCount) {
-        slots = new int[slotCount];
+        slots = new long[slotCount];
         shift = 32 - Integer.numberOfTrailingZeros(slotCount);
         for (int p = 0; p < size; p++) {
             place(slots, p);
         }
     }
 
-    private void place(int[] s, int p) {
+    private void place(long[] s, int p) {
         int mask = s.length - 1;
-        int i = (hashes[p] * 0x9E3779B9) >>> shift;
+        int hash = hashes[p];
+        int i = (hash * 0x9E3779B9) >>> shift;
         while (s[i] != 0) {
             i = (i + 1) & mask;
         }
-        s[i] = p + 1;
+        s[i] = ((long) hash << 32) | (p + 1);
     }
 }

@@ -36,4 +36,23 @@ class KeyGroupsTest {
             assertThat(c).isBetween(50, 150);
         }
     }
+
+    /** A power-of-two maximum takes a mask instead of a division: the same group as floorMod, for any hash. */
+    @Test
+    void powerOfTwoMaximaGiveTheSameGroupsAsFloorMod() {
+        Random random = new Random(7);
+        int[] maxima = {1, 2, 128, 4096, 32768, 3, 100, 1000};
+        for (int i = 0; i < 100_000; i++) {
+            int h = i < 4 ? new int[] {0, -1, Integer.MIN_VALUE, Integer.MAX_VALUE}[i] : random.nextInt();
+            Object key = new Object() {
+                @Override
+                public int hashCode() {
+                    return h;
+                }
+            };
+            for (int max : maxima) {
+                assertThat(KeyGroups.keyGroupFor(key, max)).isEqualTo(Math.floorMod(KeyGroups.mix(h), max));
+            }
+        }
+    }
 }

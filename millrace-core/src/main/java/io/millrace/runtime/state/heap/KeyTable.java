@@ -13,6 +13,11 @@ final class KeyTable {
     private final boolean ttl;
     private Entry[] slots = new Entry[0];
     private int size;
+    /**
+     * Whether every key is a {@link Long}: entries are then {@link LongEntry}s, and a lookup compares the
+     * primitive in the entry instead of loading each candidate's key object.
+     */
+    private boolean longKeys = true;
 
     KeyTable(boolean ttl) {
         this.ttl = ttl;
@@ -60,6 +65,36 @@ final class KeyTable {
         }
     }
 
+    /** An entry whose key is a {@link Long}, with the key's value inline. */
+    static class LongEntry extends Entry {
+        final long longKey;
+
+        LongEntry(Long key, int hash, Object value) {
+            super(key, hash, value);
+            this.longKey = key;
+        }
+    }
+
+    /** A TTL entry whose key is a {@link Long}. */
+    static final class LongTtlEntry extends LongEntry {
+        private long expiry;
+
+        LongTtlEntry(Long key, int hash, Object value, long expiry) {
+            super(key, hash, value);
+            this.expiry = expiry;
+        }
+
+        @Override
+        long expiry() {
+            return expiry;
+        }
+
+        @Override
+        void expiry(long time) {
+            this.expiry = time;
+        }
+    }
+
     int size() {
         return size;
     }
@@ -74,7 +109,17 @@ final class KeyTable {
         if (s.length == 0) {
             return null;
         }
-        for (Entry e = s[index(hash, s.length)]; e != null; e = e.next) {
+        Entry e = s[index(hash, s.length)];
+        if (longKeys && key instanceof Long boxed) {
+            long v = boxed;
+            for (; e != null; e = e.next) {
+                if (e.hash == hash && ((LongEntry) e).longKey == v) {
+                    return e;
+                }
+            }
+            return null;
+        }
+        for (; e != null; e = e.next) {
             if (e.hash == hash && (e.key == key || e.key.equals(key))) {
                 return e;
             }
@@ -87,7 +132,13 @@ final class KeyTable {
         if (size >= slots.length - (slots.length >>> 2)) {
             resize(Math.max(MIN_CAPACITY, slots.length * 2));
         }
-        Entry e = ttl ? new TtlEntry(key, hash, value, expiry) : new Entry(key, hash, value);
+        Entry e;
+        if (longKeys && key instanceof Long boxed) {
+            e = ttl ? new LongTtlEntry(boxed, hash, value, expiry) : new LongEntry(boxed, hash, value);
+        } else {
+            longKeys = false;
+            e = ttl ? new TtlEntry(key, hash, value, expiry) : new Entry(key, hash, value);
+        }
         int i = index(hash, slots.length);
         e.next = slots[i];
         slots[i] = e;
@@ -171,6 +222,7 @@ final class KeyTable {
     private void shrinkIfSparse() {
         if (size == 0) {
             slots = new Entry[0];
+            longKeys = true;
         } else if (slots.length > 64 && size < slots.length >>> 3) {
             resize(slots.length >>> 1);
         }

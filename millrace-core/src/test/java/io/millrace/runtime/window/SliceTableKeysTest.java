@@ -1,0 +1,78 @@
+package io.millrace.runtime.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SliceTable} against a {@link LinkedHashMap} model (it keeps insertion order too): Long-only tables
+ * compare primitives, a table that also gets other kinds of keys falls back to equals, and a cleared table
+ * starts over as Long-only; copies keep the state they were taken in.
+ */
+class SliceTableKeysTest {
+
+    @Test
+    void seededKeysAgreeWithAnInsertionOrderedMap() {
+        for (long seed = 1; seed <= 20; seed++) {
+            Random random = new Random(seed);
+            SliceTable t = new SliceTable();
+            Map<Object, Object> model = new LinkedHashMap<>();
+            for (int round = 0; round < 3; round++) {
+                double otherKinds = (seed + round) % 2 == 0 ? 0 : 0.05;
+                for (int step = 0; step < 10_000; step++) {
+                    Object key = key(random, otherKinds);
+                    int hash = key.hashCode();
+                    int p = t.find(key, hash);
+                    assertEquals(model.containsKey(key), p >= 0, "seed " + seed + " round " + round + " step " + step + " " + key);
+                    if (p < 0) {
+                        t.add(key, hash, step);
+                    } else {
+                        t.setValue(p, step);
+                    }
+                    model.put(key, step);
+                }
+                assertSameEntries(model, t, "seed " + seed + " round " + round);
+                SliceTable copy = t.copyIfImmutable();
+                assertNotNull(copy, "Integer values are immutable");
+                t.clear();
+                assertEquals(0, t.size());
+                assertSameEntries(model, copy, "copy, seed " + seed + " round " + round);
+                model.clear();
+            }
+        }
+    }
+
+    @Test
+    void anIntegerKeyIsNotTheLongOfTheSameValue() {
+        SliceTable t = new SliceTable();
+        t.add(7L, Long.hashCode(7L), "long");
+        assertEquals(-1, t.find(7, Integer.hashCode(7)));
+        int p = t.add(7, Integer.hashCode(7), "int");
+        assertEquals(p, t.find(7, Integer.hashCode(7)));
+        assertEquals("long", t.get(Long.valueOf(7L), Long.hashCode(7L)));
+    }
+
+    private static void assertSameEntries(Map<Object, Object> model, SliceTable t, String where) {
+        assertEquals(model.size(), t.size(), where);
+        int position = 0;
+        for (Map.Entry<Object, Object> e : model.entrySet()) {
+            assertEquals(e.getKey(), t.key(position), where + " key order");
+            assertEquals(e.getKey().hashCode(), t.hash(position), where);
+            assertEquals(e.getValue(), t.value(position), where);
+            assertEquals(position, t.find(e.getKey(), e.getKey().hashCode()), where);
+            position++;
+        }
+    }
+
+    private static Object key(Random random, double otherKinds) {
+        if (random.nextDouble() < otherKinds) {
+            return random.nextBoolean() ? (Object) random.nextInt(300) : "k" + random.nextInt(300);
+        }
+        long v = random.nextInt(2_000);
+        return random.nextBoolean() ? Long.valueOf(v) : Long.valueOf(v * 0x1_0000_0001L);
+    }
+}
