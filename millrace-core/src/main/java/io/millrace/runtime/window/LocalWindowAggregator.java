@@ -198,7 +198,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         long timestamp = stamps[i];
         int n = table.size();
         for (int p = 0; p < n; p++) {
-            output.emit(new PartialAggregate(table.key(p), table.value(p), c[p]), timestamp);
+            output.emit(new PartialAggregate(table.equalKey(p), table.value(p), c[p]), timestamp);
         }
         held -= n;
     }

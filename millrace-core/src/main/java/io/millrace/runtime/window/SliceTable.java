@@ -65,6 +65,15 @@ final class SliceTable {
         return keys[position];
     }
 
+    /**
+     * A key equal to the one at {@code position}, for a caller that sends it on and needs no particular instance:
+     * a new {@link Long} made from the value kept inline while every key is a Long (made where the caller is, where
+     * the stored instance is likely out of cache by now), else the stored key.
+     */
+    Object equalKey(int position) {
+        return longKeys ? Long.valueOf(longValues[position]) : keys[position];
+    }
+
     /** The hashCode of the key at {@code position}, as given when it was added. */
     int hash(int position) {
         return hashes[position];

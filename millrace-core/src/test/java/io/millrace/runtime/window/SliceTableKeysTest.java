@@ -61,6 +61,8 @@ class SliceTableKeysTest {
         int position = 0;
         for (Map.Entry<Object, Object> e : model.entrySet()) {
             assertEquals(e.getKey(), t.key(position), where + " key order");
+            assertEquals(e.getKey(), t.equalKey(position), where);
+            assertEquals(e.getKey().getClass(), t.equalKey(position).getClass(), where);
             assertEquals(e.getKey().hashCode(), t.hash(position), where);
             assertEquals(e.getValue(), t.value(position), where);
             assertEquals(position, t.find(e.getKey(), e.getKey().hashCode()), where);

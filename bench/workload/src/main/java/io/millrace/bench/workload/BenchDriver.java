@@ -7,7 +7,8 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * Runs one engine on one query in this JVM: a warm-up run, the measured run (as fast as possible), then the
+ * Runs one engine on one query in this JVM: a warm-up run, the measured run (as fast as possible; {@code --runs N}:
+ * N of them, the median reported), then the
  * latency run (at half the measured rate, after a paced warm-up run just like it; its first second is not timed),
  * and prints the {@code RESULT} line on standard output; details go to standard error. The time counted runs from the first event generated to the last result at the sink.
  */
@@ -38,9 +39,18 @@ public final class BenchDriver {
         Probe.RunFigures warm = runOnce(options.forWarmup(), options.warmup(), 0, false);
         note("warm-up: %,d events, %,d results in %.2f s", options.warmup(), warm.results(), warm.seconds());
 
-        Probe.RunFigures measured = runOnce(options, events, 0, false);
-        double eps = events / measured.seconds();
-        note("measured: %,d events, %,d results in %.3f s: %,.0f events/s", events, measured.results(), measured.seconds(), eps);
+        double[] seconds = new double[options.runs];
+        for (int r = 0; r < options.runs; r++) {
+            Probe.RunFigures measured = runOnce(options, events, 0, false);
+            seconds[r] = measured.seconds();
+            note("measured%s: %,d events, %,d results in %.3f s: %,.0f events/s", options.runs > 1 ? " " + (r + 1) + "/" + options.runs : "",
+                    events, measured.results(), measured.seconds(), events / measured.seconds());
+        }
+        double median = median(seconds);
+        double eps = events / median;
+        if (options.runs > 1) {
+            note("median of %d measured runs: %.3f s: %,.0f events/s", options.runs, median, eps);
+        }
 
         String p99 = "-";
         if (options.latencySeconds > 0) {
@@ -59,7 +69,7 @@ public final class BenchDriver {
                 p99 = String.format(java.util.Locale.ROOT, "%.3f", h.quantile(0.99) / 1000.0);
             }
         }
-        System.out.println(Report.result(engine.name(), q.id(), options.backend, events, measured.seconds(), eps, p99, Report.peakRssMb()));
+        System.out.println(Report.result(engine.name(), q.id(), options.backend, events, median, eps, p99, Report.peakRssMb()));
         System.out.flush();
     }
 
@@ -80,6 +90,16 @@ public final class BenchDriver {
                     + " produced no measurable interval: first event " + f.firstEventNanos() + ", last result " + f.lastResultNanos());
         }
         return f;
+    }
+
+    /**
+     * The middle run time; of an even count the longer of the two middle ones, so that the report never rounds in
+     * the engine's favour.
+     */
+    static double median(double[] seconds) {
+        double[] sorted = seconds.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     static void note(String format, Object... args) {

@@ -34,6 +34,8 @@ public final class BenchOptions implements java.io.Serializable {
     public double latencySeconds = 5;
     public double latencyRate = -1;
     public long seed = 42;
+    /** Measured runs in the JVM after the warm-up; the median one (by rate) is reported. */
+    public int runs = 1;
 
     public static BenchOptions parse(String... args) {
         BenchOptions o = new BenchOptions();
@@ -53,8 +55,12 @@ public final class BenchOptions implements java.io.Serializable {
                 case "--latency-seconds" -> o.latencySeconds = Double.parseDouble(v);
                 case "--latency-rate" -> o.latencyRate = Double.parseDouble(v);
                 case "--seed" -> o.seed = Long.parseLong(v);
+                case "--runs" -> o.runs = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[k]);
             }
+        }
+        if (o.runs < 1) {
+            throw new IllegalArgumentException("--runs must be at least 1, was " + o.runs);
         }
         if (o.parallelism < 1) {
             throw new IllegalArgumentException("--parallelism must be at least 1, was " + o.parallelism);

@@ -84,4 +84,17 @@ class WorkloadPartsTest {
         assertThat(BenchOptions.parse("--checkpoint-interval-ms", "0").forWarmup().checkpointIntervalMs).isZero();
         assertThat(BenchOptions.parse("--checkpoint-interval-ms", "50").forWarmup().checkpointIntervalMs).isEqualTo(50);
     }
+
+    @Test
+    void severalMeasuredRuns_reportTheMedian_andAnEvenCountTheSlowerMiddleRun() {
+        assertThat(BenchOptions.parse("--query", "q0").runs).isEqualTo(1);
+        assertThat(BenchOptions.parse("--runs", "3").runs).isEqualTo(3);
+        assertThatThrownBy(() -> BenchOptions.parse("--runs", "0")).hasMessageContaining("--runs must be at least 1");
+        assertThat(BenchDriver.median(new double[] {2.0})).isEqualTo(2.0);
+        assertThat(BenchDriver.median(new double[] {9.0, 1.0, 4.0})).isEqualTo(4.0);
+        assertThat(BenchDriver.median(new double[] {1.0, 4.0, 2.0, 3.0})).isEqualTo(3.0);
+        double[] given = {5.0, 1.0, 3.0};
+        BenchDriver.median(given);
+        assertThat(given).containsExactly(5.0, 1.0, 3.0);
+    }
 }
