@@ -97,7 +97,7 @@ final class KeyGroupSection {
             writeStateHeader(body, s.name, s.kind, ttl, table.size());
             for (Entry head : table.slots()) {
                 for (Entry e = head; e != null; e = e.next) {
-                    writeEntry(body, codec, s.name, s.kind, ttl, e.key, e.value, e.expiry());
+                    writeEntry(body, codec, s.name, s.kind, ttl, e.key(), e.value, e.expiry());
                 }
             }
         }
@@ -227,7 +227,7 @@ final class KeyGroupSection {
                     if (!ImmutableClasses.isImmutable(e.value)) {
                         return null;
                     }
-                    keys[i] = e.key;
+                    keys[i] = e.key();
                     values[i] = e.value;
                     if (ttl) {
                         expiries[i] = e.expiry();

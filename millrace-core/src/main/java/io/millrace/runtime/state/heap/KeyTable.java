@@ -25,7 +25,8 @@ final class KeyTable {
 
     /** One key's value; {@code expiry} is meaningful only in TTL tables. */
     static class Entry {
-        final Object key;
+        /** The key; null in a {@link LongEntry}, which keeps the key's value instead (see {@link #key()}). */
+        private final Object key;
         final int hash;
         Object value;
         Entry next;
@@ -34,6 +35,11 @@ final class KeyTable {
             this.key = key;
             this.hash = hash;
             this.value = value;
+        }
+
+        /** The key (a {@link LongEntry}'s comes back boxed: equal, not the instance it was inserted with). */
+        Object key() {
+            return key;
         }
 
         long expiry() {
@@ -65,13 +71,21 @@ final class KeyTable {
         }
     }
 
-    /** An entry whose key is a {@link Long}, with the key's value inline. */
+    /**
+     * An entry whose key is a {@link Long}, kept as its value only: one object per key instead of two, for the
+     * young collections that copy new keys and for the heap a key costs.
+     */
     static class LongEntry extends Entry {
         final long longKey;
 
-        LongEntry(Long key, int hash, Object value) {
-            super(key, hash, value);
+        LongEntry(long key, int hash, Object value) {
+            super(null, hash, value);
             this.longKey = key;
+        }
+
+        @Override
+        Object key() {
+            return longKey;
         }
     }
 
@@ -79,7 +93,7 @@ final class KeyTable {
     static final class LongTtlEntry extends LongEntry {
         private long expiry;
 
-        LongTtlEntry(Long key, int hash, Object value, long expiry) {
+        LongTtlEntry(long key, int hash, Object value, long expiry) {
             super(key, hash, value);
             this.expiry = expiry;
         }
@@ -120,8 +134,11 @@ final class KeyTable {
             return null;
         }
         for (; e != null; e = e.next) {
-            if (e.hash == hash && (e.key == key || e.key.equals(key))) {
-                return e;
+            if (e.hash == hash) {
+                Object k = e.key();
+                if (k == key || k.equals(key)) {
+                    return e;
+                }
             }
         }
         return null;
@@ -153,8 +170,10 @@ final class KeyTable {
         }
         int i = index(hash, slots.length);
         Entry prev = null;
+        boolean longProbe = longKeys && key instanceof Long;
+        long v = longProbe ? (Long) key : 0;
         for (Entry e = slots[i]; e != null; prev = e, e = e.next) {
-            if (e.hash == hash && (e.key == key || e.key.equals(key))) {
+            if (e.hash == hash && (longProbe ? ((LongEntry) e).longKey == v : e.key().equals(key))) {
                 unlink(i, prev, e);
                 shrinkIfSparse();
                 return e.value;
@@ -193,7 +212,7 @@ final class KeyTable {
     void forEach(BiConsumer<Object, Object> action) {
         for (Entry head : slots) {
             for (Entry e = head; e != null; e = e.next) {
-                action.accept(e.key, e.value);
+                action.accept(e.key(), e.value);
             }
         }
     }

@@ -22,6 +22,7 @@ class KeyTableKeysTest {
         t.insert(a, a.hashCode(), "x", Long.MAX_VALUE);
         Long copy = Long.valueOf(1_000_000L);
         assertSame("x", t.find(copy, copy.hashCode()).value);
+        assertEquals(a, t.find(copy, copy.hashCode()).key(), "a Long key comes back equal (rebuilt from its value)");
         assertNull(t.find(1_000_001L, Long.hashCode(1_000_001L)));
         // same hash, different value: Long.hashCode folds the high half onto the low one
         long colliding = (1L << 32) | (1_000_000L ^ 1L);
