@@ -18,10 +18,10 @@ final class SliceTable {
     private int[] hashes = new int[MIN_SLOTS / 2];
     private Object[] values = new Object[MIN_SLOTS / 2];
     /**
-     * The keys' values while every key is a {@link Long} ({@link #longKeys}), so that a lookup compares
+     * The keys as numbers while every key is a {@link Long} ({@link #longKeys}), so that a lookup compares
      * primitives instead of loading each candidate's key object.
      */
-    private long[] longValues = new long[MIN_SLOTS / 2];
+    private long[] keyLongs = new long[MIN_SLOTS / 2];
     private boolean longKeys = true;
     private int size;
     /**
@@ -37,7 +37,7 @@ final class SliceTable {
         keys = from.keys.clone();
         hashes = from.hashes.clone();
         values = from.values.clone();
-        longValues = from.longValues.clone();
+        keyLongs = from.keyLongs.clone();
         longKeys = from.longKeys;
         size = from.size;
         slots = from.slots.clone();
@@ -71,7 +71,7 @@ final class SliceTable {
      * the stored instance is likely out of cache by now), else the stored key.
      */
     Object equalKey(int position) {
-        return longKeys ? Long.valueOf(longValues[position]) : keys[position];
+        return longKeys ? Long.valueOf(keyLongs[position]) : keys[position];
     }
 
     /** The hashCode of the key at {@code position}, as given when it was added. */
@@ -101,7 +101,7 @@ final class SliceTable {
                 }
                 if ((int) (slot >>> 32) == hash) {
                     int p = (int) slot - 1;
-                    if (longValues[p] == v) {
+                    if (keyLongs[p] == v) {
                         return p;
                     }
                 }
@@ -138,7 +138,7 @@ final class SliceTable {
             hashes = Arrays.copyOf(hashes, capacity);
             values = Arrays.copyOf(values, capacity);
             if (longKeys) {
-                longValues = Arrays.copyOf(longValues, capacity);
+                keyLongs = Arrays.copyOf(keyLongs, capacity);
             }
             rehash(capacity * 2);
         }
@@ -148,10 +148,10 @@ final class SliceTable {
         values[p] = value;
         if (longKeys) {
             if (key instanceof Long boxed) {
-                longValues[p] = boxed;
+                keyLongs[p] = boxed;
             } else {
                 longKeys = false;
-                longValues = new long[0];
+                keyLongs = new long[0];
             }
         }
         place(slots, p);
@@ -166,7 +166,7 @@ final class SliceTable {
         size = 0;
         if (!longKeys) {
             longKeys = true;
-            longValues = new long[keys.length];
+            keyLongs = new long[keys.length];
         }
     }
 

@@ -210,15 +210,19 @@ final class KeyGroupSection {
         void write(ByteWriter out, ShapeTable shapes) throws IOException;
     }
 
-    /** A state's entries as references: its values are immutable, so they read the same later. */
-    private record FrozenState(StateRef state, boolean ttl, Object[] keys, Object[] values, long[] expiries) implements Deferred {
+    /**
+     * A state's entries as references: its values are immutable, so they read the same later. Keys are taken from
+     * the entries (whose keys never change) when written, so that a {@code Long} key kept as a number is boxed on
+     * the writer thread, not during the capture on the task thread.
+     */
+    private record FrozenState(StateRef state, boolean ttl, Entry[] keys, Object[] values, long[] expiries) implements Deferred {
         /** The state's entries in {@code table}, or null when it is not a kind whose values may be immutable or one of them is not. */
         static FrozenState of(StateRef state, KeyTable table, boolean ttl) {
             if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED) || state.kind.equals("list")) {
                 return null;
             }
             int n = table.size();
-            Object[] keys = new Object[n];
+            Entry[] keys = new Entry[n];
             Object[] values = new Object[n];
             long[] expiries = ttl ? new long[n] : null;
             int i = 0;
@@ -227,7 +231,7 @@ final class KeyGroupSection {
                     if (!ImmutableClasses.isImmutable(e.value)) {
                         return null;
                     }
-                    keys[i] = e.key();
+                    keys[i] = e;
                     values[i] = e.value;
                     if (ttl) {
                         expiries[i] = e.expiry();
@@ -243,7 +247,7 @@ final class KeyGroupSection {
             Codec codec = Codec.forWriting(shapes, state.name);
             writeStateHeader(out, state.name, state.kind, ttl, keys.length);
             for (int i = 0; i < keys.length; i++) {
-                writeEntry(out, codec, state.name, state.kind, ttl, keys[i], values[i], ttl ? expiries[i] : Long.MAX_VALUE);
+                writeEntry(out, codec, state.name, state.kind, ttl, keys[i].key(), values[i], ttl ? expiries[i] : Long.MAX_VALUE);
             }
         }
     }

@@ -14,8 +14,8 @@ final class KeyTable {
     private Entry[] slots = new Entry[0];
     private int size;
     /**
-     * Whether every key is a {@link Long}: entries are then {@link LongEntry}s, and a lookup compares the
-     * primitive in the entry instead of loading each candidate's key object.
+     * Whether every key is a {@link Long}: entries are then {@link LongEntry}s, which keep the key as a number
+     * only, and a lookup compares numbers.
      */
     private boolean longKeys = true;
 
