@@ -79,6 +79,14 @@ final class SliceTable {
         return hashes[position];
     }
 
+    /**
+     * Reads the keys and values at positions {@code [from, to)} ahead of their use ({@link ReadAhead}); returns
+     * what {@link ReadAhead#headers} does.
+     */
+    int readAhead(int from, int to) {
+        return ReadAhead.headers(keys, from, to) + ReadAhead.headers(values, from, to);
+    }
+
     Object value(int position) {
         return values[position];
     }

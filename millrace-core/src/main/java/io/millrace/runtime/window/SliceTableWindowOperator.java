@@ -28,6 +28,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private long cachedSlice = Long.MAX_VALUE;
     private long cachedFirstEnd;
     private long cachedLastEnd;
+    /** Kept only so that the compiler keeps the reads of {@link ReadAhead} (always 0). */
+    private int readAhead;
 
     /** {@code partials}: fed by a {@link LocalWindowAggregator} (see {@link WindowOperatorBase}). */
     SliceTableWindowOperator(WindowSpec spec, boolean partials) {
@@ -216,7 +218,11 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
 
     /** Fires the keys of a window whose only table in this key group is {@code table}. */
     private void fireTable(SliceTable table, int group, TimeWindow window) throws Exception {
-        for (int p = 0; p < table.size(); p++) {
+        int n = table.size();
+        for (int p = 0; p < n; p++) {
+            if (p % ReadAhead.BATCH == 0) {
+                readAhead += table.readAhead(p, Math.min(n, p + ReadAhead.BATCH));
+            }
             Object key = table.key(p);
             windowSlices.add(table.value(p));
             heap.setCurrentKey(key, group + firstGroup);
@@ -236,7 +242,11 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             }
         }
         try {
-            for (int k = 0; k < keys.size(); k++) {
+            int n = keys.size();
+            for (int k = 0; k < n; k++) {
+                if (k % ReadAhead.BATCH == 0) {
+                    readAhead += keys.readAhead(k, Math.min(n, k + ReadAhead.BATCH));
+                }
                 Object key = keys.key(k);
                 keys.collect(k, windowSlices);
                 heap.setCurrentKey(key, group + firstGroup);

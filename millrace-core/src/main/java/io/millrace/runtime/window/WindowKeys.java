@@ -62,6 +62,22 @@ final class WindowKeys {
         last[k] = a;
     }
 
+    /**
+     * Reads the keys {@code [from, to)} and their accumulators ahead of their use ({@link ReadAhead}); returns
+     * what {@link ReadAhead#headers} does.
+     */
+    int readAhead(int from, int to) {
+        int n = ReadAhead.headers(keys, from, to);
+        for (int i = from; i < to; i++) {
+            for (int a = first[i]; a >= 0; a = next[a]) {
+                if (accs[a] instanceof ReadAhead) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     /** Puts the accumulators of key {@code i} into {@code out}, in the order added. */
     void collect(int i, List<Object> out) {
         for (int a = first[i]; a >= 0; a = next[a]) {

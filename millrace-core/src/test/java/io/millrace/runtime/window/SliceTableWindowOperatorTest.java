@@ -37,6 +37,13 @@ class SliceTableWindowOperatorTest {
                 .maxParallelism(8).open();
     }
 
+    /** A harness without the checkpoint and restore after every input (for inputs of thousands of keys). */
+    @SuppressWarnings("unchecked")
+    private static OneInputOperatorHarness<Object, Object> openOnce(OneInputOperator<?, ?> operator) throws Exception {
+        return OneInputOperatorHarness.of((OneInputOperator<Object, Object>) operator).keyedBy((Ev e) -> e.key())
+                .maxParallelism(8).open();
+    }
+
     /** Records with timestamps drifting forward, some far behind the watermark; a watermark every {@code every} records. */
     private static void feed(OneInputOperatorHarness<Object, Object> h, long seed, int n, int keys, int every) throws Exception {
         Random random = new Random(seed);
@@ -114,5 +121,32 @@ class SliceTableWindowOperatorTest {
         timers.endInput();
         assertThat(describe(fast)).isEqualTo(describe(timers));
         assertThat(fast.backend().entryCount()).isZero();
+    }
+
+    /**
+     * A tumbling window fires from one table per key group and reads each batch of keys ahead ({@link ReadAhead}):
+     * thousands of keys, group sizes not multiples of the batch, every key fired once with its own contents.
+     */
+    @Test
+    void thousandsOfKeysInOneTumblingWindow_fireOnceEach_acrossReadAheadBatches() throws Exception {
+        TimeWindows windows = Windows.tumbling(Duration.ofMillis(100));
+        var fast = openOnce(new TimeWindowOperator(spec(windows, 0)));
+        var timers = openOnce(new SlicingWindowOperator(spec(windows, 0)));
+        Random random = new Random(23);
+        int keys = 2_003;
+        for (int i = 0; i < 10_000; i++) {
+            Ev e = new Ev("k" + (i < keys ? i : random.nextInt(keys)), random.nextInt(100));
+            long ts = random.nextInt(100);
+            fast.processElement(e, ts);
+            timers.processElement(e, ts);
+        }
+        fast.processWatermark(99);
+        timers.processWatermark(99);
+
+        assertThat(((TimeWindowOperator) fast.operator()).chosen()).isInstanceOf(SliceTableWindowOperator.class);
+        List<String> fired = describe(fast);
+        assertThat(fired).hasSize(keys);
+        assertThat(fired.stream().map(line -> line.substring(0, line.indexOf(' '))).distinct()).hasSize(keys);
+        assertThat(fired).isEqualTo(describe(timers));
     }
 }
