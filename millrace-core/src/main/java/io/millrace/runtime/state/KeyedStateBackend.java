@@ -25,6 +25,15 @@ public interface KeyedStateBackend extends AutoCloseable {
         setCurrentKey(key);
     }
 
+    /**
+     * Loads, without changing anything, what the state of {@code key} (in {@code keyGroup}) will read soon, for a
+     * caller about to visit a batch of keys (timers firing): see {@link ReadAhead}. Returns 0 (a figure the
+     * caller keeps so that the reads are not left out). The default reads nothing.
+     */
+    default int readAhead(Object key, int keyGroup) {
+        return 0;
+    }
+
     Object currentKey();
 
     int currentKeyGroup();

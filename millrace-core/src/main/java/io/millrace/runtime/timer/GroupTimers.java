@@ -1,5 +1,6 @@
 package io.millrace.runtime.timer;
 
+import io.millrace.runtime.state.ReadAhead;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +35,12 @@ final class GroupTimers<N> {
     }
 
     /** Adds a timer that has no equal here. */
+    /** Reads ahead ({@link ReadAhead}) the slot where {@link #remove} will look for a timer of hash {@code hash}; returns 0. */
+    int readAhead(int hash) {
+        Timer<N>[] s = slots;
+        return s.length == 0 ? 0 : ReadAhead.header(s[index(hash, s.length)]);
+    }
+
     void add(Timer<N> t) {
         if (size >= slots.length - (slots.length >>> 2)) {
             resize(Math.max(MIN_SLOTS, slots.length * 2));

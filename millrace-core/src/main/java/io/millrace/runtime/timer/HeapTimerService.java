@@ -2,6 +2,7 @@ package io.millrace.runtime.timer;
 
 import io.millrace.api.time.Clock;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.ReadAhead;
 import java.util.function.Consumer;
 
 /**
@@ -18,6 +19,12 @@ public final class HeapTimerService<N> implements InternalTimerService<N>, DueTi
     private final TimerQueue<N> eventTimers;
     private final TimerQueue<N> processingTimers;
     private long watermark = Long.MIN_VALUE;
+    /**
+     * Timers of each queue whose state was read ahead and that have not fired yet (about: a timer deleted
+     * meanwhile still counts); at 0 the next firing reads the following {@link ReadAhead#BATCH} ahead.
+     */
+    private int eventAhead;
+    private int processingAhead;
 
     public HeapTimerService(String name, KeyedStateBackend keys, Clock clock, Triggerable<N> target) {
         this.name = name;
@@ -105,6 +112,7 @@ public final class HeapTimerService<N> implements InternalTimerService<N>, DueTi
      */
     @Override
     public void fireNextEventTimer() throws Exception {
+        eventAhead = eventAhead > 0 ? eventAhead - 1 : eventTimers.readAhead(ReadAhead.BATCH, keys) - 1;
         Timer<N> next = eventTimers.peek();
         keys.setCurrentKey(next.key(), next.keyGroup());
         Timer<N> t = eventTimers.poll();
@@ -114,6 +122,7 @@ public final class HeapTimerService<N> implements InternalTimerService<N>, DueTi
     /** Like {@link #fireNextEventTimer}, for the earliest processing-time timer. */
     @Override
     public void fireNextProcessingTimer() throws Exception {
+        processingAhead = processingAhead > 0 ? processingAhead - 1 : processingTimers.readAhead(ReadAhead.BATCH, keys) - 1;
         Timer<N> next = processingTimers.peek();
         keys.setCurrentKey(next.key(), next.keyGroup());
         Timer<N> t = processingTimers.poll();

@@ -1,6 +1,8 @@
 package io.millrace.runtime.timer;
 
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.ReadAhead;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
@@ -84,6 +86,25 @@ final class TimerQueue<N> {
         byGroup[t.keyGroup() - range.start()].remove(t);
         unlink(t, b);
         return t;
+    }
+
+    /**
+     * Reads ahead ({@link ReadAhead}) what firing the next timers of the earliest timestamp will touch: each
+     * timer's slot in its group's set, its key and the key's state in {@code keys}; at most {@code max}
+     * timers, stopping at the end of the timestamp. Returns how many timers it read ahead (plus the reads' figure,
+     * always 0). Only reads.
+     */
+    int readAhead(int max, KeyedStateBackend keys) {
+        if (buckets == 0) {
+            return 0;
+        }
+        int n = 0;
+        int found = 0;
+        for (Timer<N> t = heap[0].first; t != null && n < max; t = t.bucketNext) {
+            found += byGroup[t.keyGroup() - range.start()].readAhead(t.hashCode()) + keys.readAhead(t.key(), t.keyGroup());
+            n++;
+        }
+        return n + found;
     }
 
     /** Visits the timers of one owned key group: the unit of snapshots and rescaling. */

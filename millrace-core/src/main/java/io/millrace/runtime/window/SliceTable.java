@@ -1,5 +1,6 @@
 package io.millrace.runtime.window;
 
+import io.millrace.runtime.state.ReadAhead;
 import io.millrace.runtime.state.heap.ImmutableClasses;
 import java.util.Arrays;
 

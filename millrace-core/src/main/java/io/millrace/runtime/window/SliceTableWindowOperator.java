@@ -3,6 +3,7 @@ package io.millrace.runtime.window;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.state.ReadAhead;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.util.ArrayList;
 

@@ -1,5 +1,6 @@
 package io.millrace.runtime.window;
 
+import io.millrace.runtime.state.ReadAhead;
 import java.util.Arrays;
 import java.util.List;
 

@@ -2,8 +2,12 @@ package io.millrace.runtime.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -101,5 +105,43 @@ class TimerQueueTest {
 
     private static boolean add(TimerQueue<String> q, Object key, String namespace, long timestamp) {
         return q.add(key, group(key), namespace, timestamp);
+    }
+
+    /**
+     * Reading ahead ({@code TimerQueue.readAhead}, used when many timers fire at once) covers at most the asked
+     * number of timers of the earliest timestamp, and changes neither the firing order nor the keys' state.
+     */
+    @Test
+    void readingAhead_coversTheEarliestTimestampOnly_andChangesNothing() throws Exception {
+        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(RANGE, MAX_PARALLELISM, new ManualClock(0));
+        ValueState<Long> value = backend.stateStore().getState(new ValueStateDescriptor<>("v"));
+        TimerQueue<String> q = new TimerQueue<>(RANGE);
+        List<String> expected = new ArrayList<>();
+        for (long k = 0; k < 50; k++) {
+            add(q, k, "w", 10);
+            expected.add(k + "@10");
+            backend.setCurrentKey(k);
+            value.update(k * 7);
+        }
+        for (long k = 0; k < 3; k++) {
+            add(q, k, "w", 20);
+        }
+        expected.addAll(List.of("0@20", "1@20", "2@20"));
+        backend.setCurrentKey(null);
+
+        assertThat(q.readAhead(32, backend)).isEqualTo(32);
+        assertThat(q.readAhead(100, backend)).isEqualTo(50);
+        List<String> fired = new ArrayList<>();
+        while (q.size() > 0) {
+            int ahead = q.readAhead(8, backend);
+            assertThat(ahead).isBetween(1, 8);
+            Timer<String> t = q.poll();
+            fired.add(t.key() + "@" + t.timestamp());
+            backend.setCurrentKey(t.key());
+            assertThat(value.value()).isEqualTo((Long) t.key() * 7);
+        }
+        assertThat(fired).isEqualTo(expected);
+        assertThat(q.readAhead(32, backend)).isZero();
+        assertThat(backend.readAhead(99L, KeyGroups.keyGroupFor(99L, MAX_PARALLELISM))).as("a key without state").isZero();
     }
 }

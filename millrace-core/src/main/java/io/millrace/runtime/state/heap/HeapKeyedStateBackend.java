@@ -17,6 +17,7 @@ import io.millrace.runtime.state.heap.KeyGroupSection.StateRef;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -88,6 +89,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         this.clock = clock;
     }
 
+    /** The tables of the registered states, for {@link #readAhead}. */
+    private StateTable[] tables = new StateTable[0];
+
     /** A state's kind (or "namespaced") and the object handed out for it. */
     private record Registered(String kind, Object state, StateTable table) {}
 
@@ -152,6 +156,21 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             pending.captureAll();
             pending = null;
         }
+    }
+
+    /** Reads ahead the key and its entry in every state table (the slot, the entry, its value); returns 0. */
+    @Override
+    public int readAhead(Object key, int keyGroup) {
+        if (key == null || !range.contains(keyGroup)) {
+            return 0;
+        }
+        int index = keyGroup - range.start();
+        int hash = key.hashCode();
+        int n = 0;
+        for (StateTable t : tables) {
+            n += t.readAhead(index, hash);
+        }
+        return n;
     }
 
     @Override
@@ -383,6 +402,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         restoredStates.clear();
         restoredTimers.clear();
         states.clear();
+        tables = new StateTable[0];
         groupedStates.clear();
         ttlTables.clear();
         timerServices.clear();
@@ -437,6 +457,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         }
         Object state = factory.apply(table);
         states.put(name, new Registered(kind, state, table));
+        tables = Arrays.copyOf(tables, tables.length + 1);
+        tables[tables.length - 1] = table;
         if (table.hasTtl()) {
             ttlTables.add(table);
         }

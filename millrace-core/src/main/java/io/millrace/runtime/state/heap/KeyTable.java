@@ -1,5 +1,6 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.runtime.state.ReadAhead;
 import java.util.function.BiConsumer;
 
 /**
@@ -118,6 +119,19 @@ final class KeyTable {
     }
 
     /** The entry of {@code key} (with {@code hash == key.hashCode()}), or null. */
+    /**
+     * Reads ahead ({@link ReadAhead}) what a lookup of {@code hash} will touch: its slot, the first entry there and
+     * that entry's value. Returns 0.
+     */
+    int readAhead(int hash) {
+        Entry[] s = slots;
+        if (s.length == 0) {
+            return 0;
+        }
+        Entry e = s[index(hash, s.length)];
+        return e == null ? 0 : ReadAhead.header(e.value);
+    }
+
     Entry find(Object key, int hash) {
         Entry[] s = slots;
         if (s.length == 0) {

@@ -77,6 +77,11 @@ class StateTable implements KeyTable.ExpiryCheck {
         return e;
     }
 
+    /** Reads ahead the entry of a key of hash {@code hash} in the group of index {@code groupIndex}; returns 0. */
+    final int readAhead(int groupIndex, int hash) {
+        return groups[groupIndex].readAhead(hash);
+    }
+
     /** Sets the current key's value (a write). */
     final void put(Object value) {
         Entry e = entry(true);

@@ -2,10 +2,11 @@ package io.millrace.runtime.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.runtime.state.ReadAhead;
 import org.junit.jupiter.api.Test;
 
 /** {@link ReadAhead} only reads: it finds no instance of its own class, skips nulls, and respects its range. */
-class ReadAheadTest {
+class SliceTableReadAheadTest {
 
     @Test
     void readsTheRangeWithoutChangingIt() {
