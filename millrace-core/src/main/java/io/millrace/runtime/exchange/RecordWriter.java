@@ -92,7 +92,15 @@ public final class RecordWriter {
 
     /** Routes by key group, and keeps key and group with the record so the consumer need not compute them again. */
     private void appendKeyed(Object value, long timestamp) {
-        Object key = KeyExtractionException.keyOf(keySelector, value, edgeName);
+        Object key;
+        try {
+            key = keySelector.getKey(value); // called here, not in a shared helper: see KeyExtractionException.keyOf
+        } catch (Exception e) {
+            throw KeyExtractionException.failed(edgeName, value, e);
+        }
+        if (key == null) {
+            throw KeyExtractionException.nullKey(edgeName, value);
+        }
         int keyGroup = KeyGroups.keyGroupFor(key, maxParallelism);
         int c = KeyGroups.subtaskFor(keyGroup, maxParallelism, channels.length);
         RecordBatch b = open[c];

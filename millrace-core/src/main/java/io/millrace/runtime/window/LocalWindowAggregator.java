@@ -77,7 +77,15 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         if (timestamp == Long.MIN_VALUE) {
             throw WindowOperatorBase.withoutTimestamp(context.operatorName());
         }
-        Object key = KeyExtractionException.keyOf(keySelector, value, where);
+        Object key;
+        try {
+            key = keySelector.getKey(value); // called here, not in a shared helper: see KeyExtractionException.keyOf
+        } catch (Exception e) {
+            throw KeyExtractionException.failed(where, value, e);
+        }
+        if (key == null) {
+            throw KeyExtractionException.nullKey(where, value);
+        }
         int i = last;
         if (i < 0 || Long.compareUnsigned(timestamp - starts[i], layout.slice()) >= 0) {
             i = sliceOf(timestamp);

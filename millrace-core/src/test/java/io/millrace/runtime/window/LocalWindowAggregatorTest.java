@@ -1,11 +1,13 @@
 package io.millrace.runtime.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.ReduceFunction;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.Windows;
+import io.millrace.runtime.exchange.KeyExtractionException;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.time.Duration;
@@ -108,6 +110,22 @@ class LocalWindowAggregatorTest {
             h.processElement(new Ev("a", 6), 6);
             h.endInput();
             assertThat(partials(h)).containsExactly("a=6/1@6");
+        }
+    }
+
+    @Test
+    void aKeySelectorThatFailsOrReturnsNull_failsNamingTheOperatorAndTheRecord() throws Exception {
+        LocalWindowAggregateSpec spec = new LocalWindowAggregateSpec(Windows.tumbling(Duration.ofMillis(10)), TRAIL, null,
+                (Ev e) -> e.value() < 0 ? null : e.key().substring(e.value() > 100 ? 10 : 0), 100);
+        try (var h = OneInputOperatorHarness.<Object, Object>of(new LocalWindowAggregator(spec)).name("sum (local)").open()) {
+            h.processElement(new Ev("a", 1), 3);
+            assertThatThrownBy(() -> h.processElement(new Ev("b", 500), 4))
+                    .isInstanceOf(KeyExtractionException.class)
+                    .hasMessageContaining("the key selector of 'sum (local)' failed on record " + new Ev("b", 500))
+                    .hasCauseInstanceOf(StringIndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> h.processElement(new Ev("c", -2), 4))
+                    .isInstanceOf(KeyExtractionException.class)
+                    .hasMessageContaining("the key selector of 'sum (local)' returned null for record " + new Ev("c", -2));
         }
     }
 }
