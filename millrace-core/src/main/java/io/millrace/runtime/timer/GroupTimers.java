@@ -34,13 +34,13 @@ final class GroupTimers<N> {
         return null;
     }
 
-    /** Adds a timer that has no equal here. */
     /** Reads ahead ({@link ReadAhead}) the slot where {@link #remove} will look for a timer of hash {@code hash}; returns 0. */
     int readAhead(int hash) {
         Timer<N>[] s = slots;
         return s.length == 0 ? 0 : ReadAhead.header(s[index(hash, s.length)]);
     }
 
+    /** Adds a timer that has no equal here. */
     void add(Timer<N> t) {
         if (size >= slots.length - (slots.length >>> 2)) {
             resize(Math.max(MIN_SLOTS, slots.length * 2));

@@ -118,7 +118,6 @@ final class KeyTable {
         return slots.length;
     }
 
-    /** The entry of {@code key} (with {@code hash == key.hashCode()}), or null. */
     /**
      * Reads ahead ({@link ReadAhead}) what a lookup of {@code hash} will touch: its slot, the first entry there and
      * that entry's value. Returns 0.
@@ -132,6 +131,7 @@ final class KeyTable {
         return e == null ? 0 : ReadAhead.header(e.value);
     }
 
+    /** The entry of {@code key} (with {@code hash == key.hashCode()}), or null. */
     Entry find(Object key, int hash) {
         Entry[] s = slots;
         if (s.length == 0) {
