@@ -2,7 +2,6 @@ package io.millrace.runtime.state.heap;
 
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.state.AggregatingState;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 
 /** Aggregating state: the table holds the accumulator; it exists only once a value was added. */
 final class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, OUT> {
@@ -24,11 +23,11 @@ final class HeapAggregatingState<IN, ACC, OUT> implements AggregatingState<IN, O
     @Override
     @SuppressWarnings("unchecked")
     public void add(IN value) {
-        Entry e = table.entry(true);
-        if (e == null) {
+        int p = table.entry(true);
+        if (p < 0) {
             table.insert(function.add(value, function.createAccumulator()));
         } else {
-            e.value = function.add(value, (ACC) e.value);
+            table.setValue(p, function.add(value, (ACC) table.value(p)));
         }
     }
 

@@ -1,7 +1,6 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.api.state.ListState;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,13 +28,13 @@ final class HeapListState<T> implements ListState<T> {
     @SuppressWarnings("unchecked")
     public void add(T value) {
         Objects.requireNonNull(value, () -> "list state '" + table.name + "' does not accept null");
-        Entry e = table.entry(true);
-        if (e == null) {
+        int p = table.entry(true);
+        if (p < 0) {
             List<T> list = new ArrayList<>(4);
             list.add(value);
             table.insert(list);
         } else {
-            ((List<T>) e.value).add(value);
+            ((List<T>) table.value(p)).add(value);
         }
     }
 
@@ -46,11 +45,11 @@ final class HeapListState<T> implements ListState<T> {
             return;
         }
         checkNoNulls(values);
-        Entry e = table.entry(true);
-        if (e == null) {
+        int p = table.entry(true);
+        if (p < 0) {
             table.insert(new ArrayList<>(values));
         } else {
-            ((List<T>) e.value).addAll(values);
+            ((List<T>) table.value(p)).addAll(values);
         }
     }
 

@@ -2,7 +2,6 @@ package io.millrace.runtime.state.heap;
 
 import io.millrace.api.state.MapState;
 import io.millrace.api.state.StateTtlConfig;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -40,8 +39,8 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
         }
 
         @Override
-        public boolean isDead(Entry entry, long now) {
-            Map<?, ?> map = (Map<?, ?>) entry.value;
+        public boolean isDead(KeyTable table, int position, long now) {
+            Map<?, ?> map = (Map<?, ?>) table.value(position);
             map.values().removeIf(v -> ((Stamped) v).expiry <= now);
             return map.isEmpty();
         }
@@ -50,11 +49,11 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
     @Override
     @SuppressWarnings("unchecked")
     public UV get(UK key) {
-        Entry e = table.entry(false);
-        if (e == null) {
+        int p = table.entry(false);
+        if (p < 0) {
             return null;
         }
-        Map<UK, Object> map = (Map<UK, Object>) e.value;
+        Map<UK, Object> map = (Map<UK, Object>) table.value(p);
         Object stored = map.get(key);
         if (stored == null || !table.hasTtl()) {
             return (UV) stored;
@@ -68,13 +67,13 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
     public void put(UK key, UV value) {
         Objects.requireNonNull(key, () -> "map state '" + table.name + "' does not accept null keys");
         Objects.requireNonNull(value, () -> "map state '" + table.name + "' does not accept null values");
-        Entry e = table.entry(true);
+        int p = table.entry(true);
         Map<UK, Object> map;
-        if (e == null) {
+        if (p < 0) {
             map = new HashMap<>(4);
             table.insert(map);
         } else {
-            map = (Map<UK, Object>) e.value;
+            map = (Map<UK, Object>) table.value(p);
         }
         if (!table.hasTtl()) {
             map.put(key, value);
@@ -93,11 +92,11 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
     @Override
     @SuppressWarnings("unchecked")
     public void remove(UK key) {
-        Entry e = table.entry(true);
-        if (e == null) {
+        int p = table.entry(true);
+        if (p < 0) {
             return;
         }
-        Map<UK, Object> map = (Map<UK, Object>) e.value;
+        Map<UK, Object> map = (Map<UK, Object>) table.value(p);
         map.remove(key);
         if (map.isEmpty()) {
             table.remove();
@@ -112,11 +111,11 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
     @Override
     @SuppressWarnings("unchecked")
     public Iterable<Map.Entry<UK, UV>> entries() {
-        Entry e = table.entry(false);
-        if (e == null) {
+        int p = table.entry(false);
+        if (p < 0) {
             return List.of();
         }
-        Map<UK, Object> map = (Map<UK, Object>) e.value;
+        Map<UK, Object> map = (Map<UK, Object>) table.value(p);
         List<Map.Entry<UK, UV>> out = new ArrayList<>(map.size());
         if (!table.hasTtl()) {
             for (Map.Entry<UK, Object> me : map.entrySet()) {
@@ -146,7 +145,7 @@ final class HeapMapState<UK, UV> implements MapState<UK, UV> {
     @Override
     public boolean isEmpty() {
         if (!table.hasTtl()) {
-            return table.entry(false) == null;
+            return table.entry(false) < 0;
         }
         return !entries().iterator().hasNext();
     }

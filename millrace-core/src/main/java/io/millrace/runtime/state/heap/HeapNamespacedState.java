@@ -1,7 +1,6 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.state.NamespacedState;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -58,7 +57,7 @@ final class HeapNamespacedState<N, V> implements NamespacedState<N, V> {
 
     @SuppressWarnings("unchecked")
     private Map<N, V> map() {
-        Entry e = table.entry(false);
-        return e == null ? null : (Map<N, V>) e.value;
+        int p = table.entry(false);
+        return p < 0 ? null : (Map<N, V>) table.value(p);
     }
 }

@@ -2,7 +2,6 @@ package io.millrace.runtime.state.heap;
 
 import io.millrace.api.functions.ReduceFunction;
 import io.millrace.api.state.ReducingState;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 import java.util.Objects;
 
 /** Reducing state: the table holds the reduced value. */
@@ -25,13 +24,13 @@ final class HeapReducingState<T> implements ReducingState<T> {
     @SuppressWarnings("unchecked")
     public void add(T value) {
         Objects.requireNonNull(value, () -> "reducing state '" + table.name + "' does not accept null");
-        Entry e = table.entry(true);
-        if (e == null) {
+        int p = table.entry(true);
+        if (p < 0) {
             table.insert(value);
             return;
         }
         try {
-            e.value = reducer.reduce((T) e.value, value);
+            table.setValue(p, reducer.reduce((T) table.value(p), value));
         } catch (RuntimeException ex) {
             throw ex;
         } catch (Exception ex) {

@@ -5,7 +5,6 @@ import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
 import io.millrace.runtime.state.serde.StateSerializer;
 import io.millrace.runtime.state.heap.HeapMapState.Stamped;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.Timer;
 import java.io.ByteArrayOutputStream;
@@ -95,10 +94,8 @@ final class KeyGroupSection {
             }
             Codec codec = Codec.forWriting(c.shapes, s.name);
             writeStateHeader(body, s.name, s.kind, ttl, table.size());
-            for (Entry head : table.slots()) {
-                for (Entry e = head; e != null; e = e.next) {
-                    writeEntry(body, codec, s.name, s.kind, ttl, e.key(), e.value, e.expiry());
-                }
+            for (int p = 0; p < table.size(); p++) {
+                writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
             }
         }
         for (GroupedRef g : contents.grouped) {
@@ -211,43 +208,41 @@ final class KeyGroupSection {
     }
 
     /**
-     * A state's entries as references: its values are immutable, so they read the same later. Keys are taken from
-     * the entries (whose keys never change) when written, so that a {@code Long} key kept as a number is boxed on
-     * the writer thread, not during the capture on the task thread.
+     * A state's entries as references: its values are immutable, so they read the same later. Keys are copied as
+     * numbers while every key is a {@code Long} and boxed when written, on the writer thread, not during the
+     * capture on the task thread.
      */
-    private record FrozenState(StateRef state, boolean ttl, Entry[] keys, Object[] values, long[] expiries) implements Deferred {
+    private record FrozenState(StateRef state, boolean ttl, long[] longKeys, Object[] keys, Object[] values, long[] expiries)
+            implements Deferred {
         /** The state's entries in {@code table}, or null when it is not a kind whose values may be immutable or one of them is not. */
         static FrozenState of(StateRef state, KeyTable table, boolean ttl) {
             if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED) || state.kind.equals("list")) {
                 return null;
             }
             int n = table.size();
-            Entry[] keys = new Entry[n];
             Object[] values = new Object[n];
             long[] expiries = ttl ? new long[n] : null;
-            int i = 0;
-            for (Entry head : table.slots()) {
-                for (Entry e = head; e != null; e = e.next) {
-                    if (!ImmutableClasses.isImmutable(e.value)) {
-                        return null;
-                    }
-                    keys[i] = e;
-                    values[i] = e.value;
-                    if (ttl) {
-                        expiries[i] = e.expiry();
-                    }
-                    i++;
+            for (int p = 0; p < n; p++) {
+                Object v = table.value(p);
+                if (!ImmutableClasses.isImmutable(v)) {
+                    return null;
+                }
+                values[p] = v;
+                if (ttl) {
+                    expiries[p] = table.expiry(p);
                 }
             }
-            return new FrozenState(state, ttl, keys, values, expiries);
+            long[] longKeys = table.copyLongKeys(n);
+            return new FrozenState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, values, expiries);
         }
 
         @Override
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
             Codec codec = Codec.forWriting(shapes, state.name);
-            writeStateHeader(out, state.name, state.kind, ttl, keys.length);
-            for (int i = 0; i < keys.length; i++) {
-                writeEntry(out, codec, state.name, state.kind, ttl, keys[i].key(), values[i], ttl ? expiries[i] : Long.MAX_VALUE);
+            writeStateHeader(out, state.name, state.kind, ttl, values.length);
+            for (int i = 0; i < values.length; i++) {
+                Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
+                writeEntry(out, codec, state.name, state.kind, ttl, key, values[i], ttl ? expiries[i] : Long.MAX_VALUE);
             }
         }
     }

@@ -1,287 +1,322 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.state.ReadAhead;
+import java.util.Arrays;
 import java.util.function.BiConsumer;
 
 /**
- * The entries of one state in one key group: a chained hash table from key to value. Chained (rather
- * than {@link java.util.HashMap}) so that the TTL sweep can keep a plain slot cursor across calls
- * while the table changes, and so that TTL entries can carry their expiry inline. Single-threaded.
+ * The entries of one state in one key group: keys, values and (with TTL) expiry times in parallel arrays, dense
+ * by position, found through an open-addressing index. No object per entry: a young collection copies the values
+ * a state gained since the last one and nothing for their entries (an object per entry was half of what q3's
+ * collections copied), and a lookup reads the index, the key and the value, not an entry object in between.
+ *
+ * <p>While every key is a {@link Long}, keys are kept as numbers only and compared as such; the first key of
+ * another kind switches the table to objects and {@code equals} (an {@code Integer} 5 is not the {@code Long} 5),
+ * and an emptied table starts over. A removal moves the last entry into the freed position, so positions are
+ * valid until the next change of the table. Single-threaded.
  */
 final class KeyTable {
     private static final int MIN_CAPACITY = 4;
+    private static final long[] NO_LONGS = new long[0];
+    private static final Object[] NO_OBJECTS = new Object[0];
+    private static final int[] NO_INTS = new int[0];
 
     private final boolean ttl;
-    private Entry[] slots = new Entry[0];
+    /** The keys while {@link #longKeys}, else unused. */
+    private long[] numbers = NO_LONGS;
+    /** The keys once one is not a {@code Long}, else unused. */
+    private Object[] keys = NO_OBJECTS;
+    private int[] hashes = NO_INTS;
+    private Object[] values = NO_OBJECTS;
+    /** Expiry per entry in TTL tables, else unused. */
+    private long[] expiries = NO_LONGS;
     private int size;
-    /**
-     * Whether every key is a {@link Long}: entries are then {@link LongEntry}s, which keep the key as a number
-     * only, and a lookup compares numbers.
-     */
     private boolean longKeys = true;
+    /**
+     * Per slot the key's hash in the high half and the entry's position + 1 in the low half, 0 when free; linear
+     * probing, at most half full. A probe reads one word per slot and the key only on a hash match.
+     */
+    private long[] slots = NO_LONGS;
+    private int shift = 32;
 
     KeyTable(boolean ttl) {
         this.ttl = ttl;
-    }
-
-    /** One key's value; {@code expiry} is meaningful only in TTL tables. */
-    static class Entry {
-        /** The key; null in a {@link LongEntry}, which keeps the key's value instead (see {@link #key()}). */
-        private final Object key;
-        final int hash;
-        Object value;
-        Entry next;
-
-        Entry(Object key, int hash, Object value) {
-            this.key = key;
-            this.hash = hash;
-            this.value = value;
-        }
-
-        /** The key (a {@link LongEntry}'s comes back boxed: equal, not the instance it was inserted with). */
-        Object key() {
-            return key;
-        }
-
-        long expiry() {
-            return Long.MAX_VALUE;
-        }
-
-        void expiry(long time) {
-            throw new IllegalStateException("not a TTL entry");
-        }
-    }
-
-    /** An entry of a TTL-enabled state: the only kind that pays for a timestamp. */
-    static final class TtlEntry extends Entry {
-        private long expiry;
-
-        TtlEntry(Object key, int hash, Object value, long expiry) {
-            super(key, hash, value);
-            this.expiry = expiry;
-        }
-
-        @Override
-        long expiry() {
-            return expiry;
-        }
-
-        @Override
-        void expiry(long time) {
-            this.expiry = time;
-        }
-    }
-
-    /**
-     * An entry whose key is a {@link Long}, kept as its value only: one object per key instead of two, for the
-     * young collections that copy new keys and for the heap a key costs.
-     */
-    static class LongEntry extends Entry {
-        final long longKey;
-
-        LongEntry(long key, int hash, Object value) {
-            super(null, hash, value);
-            this.longKey = key;
-        }
-
-        @Override
-        Object key() {
-            return longKey;
-        }
-    }
-
-    /** A TTL entry whose key is a {@link Long}. */
-    static final class LongTtlEntry extends LongEntry {
-        private long expiry;
-
-        LongTtlEntry(long key, int hash, Object value, long expiry) {
-            super(key, hash, value);
-            this.expiry = expiry;
-        }
-
-        @Override
-        long expiry() {
-            return expiry;
-        }
-
-        @Override
-        void expiry(long time) {
-            this.expiry = time;
-        }
     }
 
     int size() {
         return size;
     }
 
-    int capacity() {
-        return slots.length;
+    /** The key at {@code position} (a Long kept as a number comes back boxed: equal, not the instance given). */
+    Object key(int position) {
+        return longKeys ? Long.valueOf(numbers[position]) : keys[position];
+    }
+
+    Object value(int position) {
+        return values[position];
+    }
+
+    void setValue(int position, Object value) {
+        values[position] = value;
+    }
+
+    /** The entry's expiry time; {@code Long.MAX_VALUE} in a table without TTL. */
+    long expiry(int position) {
+        return ttl ? expiries[position] : Long.MAX_VALUE;
+    }
+
+    void expiry(int position, long time) {
+        if (!ttl) {
+            throw new IllegalStateException("not a TTL table");
+        }
+        expiries[position] = time;
     }
 
     /**
-     * Reads ahead ({@link ReadAhead}) what a lookup of {@code hash} will touch: its slot, the first entry there and
-     * that entry's value. Returns 0.
+     * Reads ahead ({@link ReadAhead}) what a lookup of {@code hash} will touch: its slot and, on a hash match, the
+     * value there. Returns 0.
      */
     int readAhead(int hash) {
-        Entry[] s = slots;
+        long[] s = slots;
         if (s.length == 0) {
             return 0;
         }
-        Entry e = s[index(hash, s.length)];
-        return e == null ? 0 : ReadAhead.header(e.value);
+        long slot = s[index(hash)];
+        return slot != 0 && (int) (slot >>> 32) == hash ? ReadAhead.header(values[(int) slot - 1]) : 0;
     }
 
-    /** The entry of {@code key} (with {@code hash == key.hashCode()}), or null. */
-    Entry find(Object key, int hash) {
-        Entry[] s = slots;
+    /** The position of {@code key} (with {@code hash == key.hashCode()}), or -1. */
+    int find(Object key, int hash) {
+        long[] s = slots;
         if (s.length == 0) {
-            return null;
+            return -1;
         }
-        Entry e = s[index(hash, s.length)];
+        int mask = s.length - 1;
+        int i = index(hash);
         if (longKeys && key instanceof Long boxed) {
             long v = boxed;
-            for (; e != null; e = e.next) {
-                if (e.hash == hash && ((LongEntry) e).longKey == v) {
-                    return e;
+            while (true) {
+                long slot = s[i];
+                if (slot == 0) {
+                    return -1;
                 }
+                if ((int) (slot >>> 32) == hash && numbers[(int) slot - 1] == v) {
+                    return (int) slot - 1;
+                }
+                i = (i + 1) & mask;
             }
-            return null;
         }
-        for (; e != null; e = e.next) {
-            if (e.hash == hash) {
-                Object k = e.key();
+        if (longKeys) {
+            return -1; // a key of another kind cannot be in a table of Long keys
+        }
+        while (true) {
+            long slot = s[i];
+            if (slot == 0) {
+                return -1;
+            }
+            if ((int) (slot >>> 32) == hash) {
+                Object k = keys[(int) slot - 1];
                 if (k == key || k.equals(key)) {
-                    return e;
+                    return (int) slot - 1;
                 }
             }
+            i = (i + 1) & mask;
         }
-        return null;
     }
 
-    /** Adds an entry for a key that has none. */
-    Entry insert(Object key, int hash, Object value, long expiry) {
-        if (size >= slots.length - (slots.length >>> 2)) {
-            resize(Math.max(MIN_CAPACITY, slots.length * 2));
+    /** Adds an entry for a key that has none; returns its position. */
+    int insert(Object key, int hash, Object value, long expiry) {
+        if (size == hashes.length) {
+            grow(Math.max(MIN_CAPACITY, size * 2));
         }
-        Entry e;
-        if (longKeys && key instanceof Long boxed) {
-            e = ttl ? new LongTtlEntry(boxed, hash, value, expiry) : new LongEntry(boxed, hash, value);
-        } else {
+        if (longKeys && !(key instanceof Long)) {
+            keys = new Object[hashes.length];
+            for (int p = 0; p < size; p++) {
+                keys[p] = numbers[p];
+            }
+            numbers = NO_LONGS;
             longKeys = false;
-            e = ttl ? new TtlEntry(key, hash, value, expiry) : new Entry(key, hash, value);
         }
-        int i = index(hash, slots.length);
-        e.next = slots[i];
-        slots[i] = e;
-        size++;
-        return e;
+        int p = size++;
+        if (longKeys) {
+            numbers[p] = (Long) key;
+        } else {
+            keys[p] = key;
+        }
+        hashes[p] = hash;
+        values[p] = value;
+        if (ttl) {
+            expiries[p] = expiry;
+        }
+        place(p);
+        return p;
     }
 
     /** Removes the entry of {@code key}; returns its value or null when absent. */
     Object remove(Object key, int hash) {
-        if (slots.length == 0) {
+        int p = find(key, hash);
+        if (p < 0) {
             return null;
         }
-        int i = index(hash, slots.length);
-        Entry prev = null;
-        boolean longProbe = longKeys && key instanceof Long;
-        long v = longProbe ? (Long) key : 0;
-        for (Entry e = slots[i]; e != null; prev = e, e = e.next) {
-            if (e.hash == hash && (longProbe ? ((LongEntry) e).longKey == v : e.key().equals(key))) {
-                unlink(i, prev, e);
-                shrinkIfSparse();
-                return e.value;
-            }
-        }
-        return null;
+        Object value = values[p];
+        removeAt(p);
+        return value;
     }
 
     /**
-     * Removes the entries of slot {@code slot} that {@code expired} says are dead; returns the number
-     * of entries visited. The slot index stays valid as a cursor across resizes (it may then revisit or
-     * skip a few entries, which a sweep tolerates).
+     * Looks at the entry at {@code position} and removes it when {@code expired} says it is dead; returns whether
+     * it did (the last entry then sits at {@code position}). A position past the end is ignored. The position works
+     * as a sweep cursor across changes: a removal moves the last entry to the cursor and a sweep may skip or
+     * revisit a few entries, which it tolerates.
      */
-    int sweepSlot(int slot, long now, ExpiryCheck expired) {
-        if (slot >= slots.length) {
-            return 0;
+    boolean sweepAt(int position, long now, ExpiryCheck expired) {
+        if (position >= size || !expired.isDead(this, position, now)) {
+            return false;
         }
-        int visited = 0;
-        Entry prev = null;
-        Entry e = slots[slot];
-        while (e != null) {
-            Entry next = e.next;
-            visited++;
-            if (expired.isDead(e, now)) {
-                unlink(slot, prev, e);
-            } else {
-                prev = e;
-            }
-            e = next;
-        }
-        shrinkIfSparse();
-        return visited;
+        removeAt(position);
+        return true;
     }
 
-    /** Visits every entry as (key, stored value); the action must not change the table. */
+    /** Visits every entry as (key, stored value), in position order; the action must not change the table. */
     void forEach(BiConsumer<Object, Object> action) {
-        for (Entry head : slots) {
-            for (Entry e = head; e != null; e = e.next) {
-                action.accept(e.key(), e.value);
-            }
+        for (int p = 0; p < size; p++) {
+            action.accept(key(p), values[p]);
         }
-    }
-
-    /** The slots and their chains, for a snapshot to walk; callers must not change them. */
-    Entry[] slots() {
-        return slots;
     }
 
     /** Decides during a sweep whether an entry is dead; may prune the entry's value in place. */
     interface ExpiryCheck {
-        boolean isDead(Entry entry, long now);
+        boolean isDead(KeyTable table, int position, long now);
     }
 
-    private void unlink(int slot, Entry prev, Entry e) {
-        if (prev == null) {
-            slots[slot] = e.next;
-        } else {
-            prev.next = e.next;
+    /** The keys while every key is a Long (a copy of the first {@code n}), else null: for snapshots. */
+    long[] copyLongKeys(int n) {
+        return longKeys ? Arrays.copyOf(numbers, n) : null;
+    }
+
+    /** A copy of the first {@code n} keys as objects, for snapshots (Long keys boxed here). */
+    Object[] copyKeys(int n) {
+        if (!longKeys) {
+            return Arrays.copyOf(keys, n);
         }
-        e.next = null;
-        size--;
+        Object[] out = new Object[n];
+        for (int p = 0; p < n; p++) {
+            out[p] = numbers[p];
+        }
+        return out;
+    }
+
+    private void removeAt(int p) {
+        deleteSlot(slotOf(p));
+        int last = --size;
+        if (p != last) {
+            if (longKeys) {
+                numbers[p] = numbers[last];
+            } else {
+                keys[p] = keys[last];
+            }
+            hashes[p] = hashes[last];
+            values[p] = values[last];
+            if (ttl) {
+                expiries[p] = expiries[last];
+            }
+            int s = slotOf(last);
+            slots[s] = ((long) hashes[p] << 32) | (p + 1);
+        }
+        if (!longKeys) {
+            keys[last] = null;
+        }
+        values[last] = null;
+        shrinkIfSparse();
+    }
+
+    /** The slot that points at position {@code p}. */
+    private int slotOf(int p) {
+        int mask = slots.length - 1;
+        long want = p + 1;
+        int i = index(hashes[p]);
+        while ((slots[i] & 0xFFFF_FFFFL) != want) {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    /** Frees slot {@code gap}, moving later slots of its run back so that every key stays reachable from its home. */
+    private void deleteSlot(int gap) {
+        long[] s = slots;
+        int mask = s.length - 1;
+        for (int i = (gap + 1) & mask; s[i] != 0; i = (i + 1) & mask) {
+            int home = index((int) (s[i] >>> 32));
+            if (((i - home) & mask) >= ((i - gap) & mask)) {
+                s[gap] = s[i];
+                gap = i;
+            }
+        }
+        s[gap] = 0;
+    }
+
+    private void place(int p) {
+        long[] s = slots;
+        if (2 * size > s.length) {
+            rehash(Math.max(2 * MIN_CAPACITY, s.length * 2));
+            return;
+        }
+        int mask = s.length - 1;
+        int i = index(hashes[p]);
+        while (s[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        s[i] = ((long) hashes[p] << 32) | (p + 1);
+    }
+
+    private void grow(int capacity) {
+        if (longKeys) {
+            numbers = Arrays.copyOf(numbers, capacity);
+        } else {
+            keys = Arrays.copyOf(keys, capacity);
+        }
+        hashes = Arrays.copyOf(hashes, capacity);
+        values = Arrays.copyOf(values, capacity);
+        if (ttl) {
+            expiries = Arrays.copyOf(expiries, capacity);
+        }
     }
 
     /** Gives memory back once most keys are gone, so a burst of transient keys leaves no large table. */
     private void shrinkIfSparse() {
         if (size == 0) {
-            slots = new Entry[0];
+            numbers = NO_LONGS;
+            keys = NO_OBJECTS;
+            hashes = NO_INTS;
+            values = NO_OBJECTS;
+            expiries = NO_LONGS;
+            slots = NO_LONGS;
+            shift = 32;
             longKeys = true;
-        } else if (slots.length > 64 && size < slots.length >>> 3) {
-            resize(slots.length >>> 1);
+        } else if (hashes.length > 64 && size < hashes.length >>> 3) {
+            grow(hashes.length >>> 1);
+            rehash(slots.length >>> 1);
         }
     }
 
-    private void resize(int capacity) {
-        Entry[] old = slots;
-        Entry[] fresh = new Entry[capacity];
-        for (Entry head : old) {
-            Entry e = head;
-            while (e != null) {
-                Entry next = e.next;
-                int i = index(e.hash, capacity);
-                e.next = fresh[i];
-                fresh[i] = e;
-                e = next;
+    private void rehash(int slotCount) {
+        slots = new long[slotCount];
+        shift = 32 - Integer.numberOfTrailingZeros(slotCount);
+        int mask = slotCount - 1;
+        for (int p = 0; p < size; p++) {
+            int i = index(hashes[p]);
+            while (slots[i] != 0) {
+                i = (i + 1) & mask;
             }
+            slots[i] = ((long) hashes[p] << 32) | (p + 1);
         }
-        slots = fresh;
     }
 
     /**
      * Fibonacci hashing on the high bits: the key group was chosen from a murmur mix of the same hash,
      * so the slot must not depend on the same low bits, or a group's keys would share slots.
      */
-    private static int index(int hash, int capacity) {
-        return (hash * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(capacity));
+    private int index(int hash) {
+        return (hash * 0x9E3779B9) >>> shift;
     }
 }

@@ -1,7 +1,6 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.api.state.StateTtlConfig;
-import io.millrace.runtime.state.heap.KeyTable.Entry;
 import java.util.function.BiConsumer;
 
 /**
@@ -46,15 +45,16 @@ class StateTable implements KeyTable.ExpiryCheck {
 
     /** The current key's value for reading, or null when absent or expired. */
     final Object get() {
-        Entry e = entry(false);
-        return e == null ? null : e.value;
+        int p = entry(false);
+        return p < 0 ? null : groups[backend.groupIndex].value(p);
     }
 
     /**
-     * The current key's live entry, or null. With {@code write} (the caller is about to change the
-     * value in place) or with TTL refreshed on read, the entry's expiry restarts.
+     * The position of the current key's live entry in its group's table, or -1; valid until the table changes
+     * (read and write it with {@link #value} and {@link #setValue}). With {@code write} (the caller is about to
+     * change the value in place) or with TTL refreshed on read, the entry's expiry restarts.
      */
-    final Entry entry(boolean write) {
+    final int entry(boolean write) {
         HeapKeyedStateBackend b = backend;
         Object key = b.requireKey(this);
         KeyTable table = groups[b.groupIndex];
@@ -63,40 +63,50 @@ class StateTable implements KeyTable.ExpiryCheck {
         }
         long now = b.clock.millis();
         sweep(now, ACCESS_SWEEP_STEPS);
-        Entry e = table.find(key, b.keyHash());
-        if (e == null || !entryTtl) {
-            return e;
+        int p = table.find(key, b.keyHash());
+        if (p < 0 || !entryTtl) {
+            return p;
         }
-        if (e.expiry() <= now) {
+        if (table.expiry(p) <= now) {
             table.remove(key, b.keyHash());
-            return null;
+            return -1;
         }
         if (write || refreshOnRead) {
-            e.expiry(now + ttlMillis);
+            table.expiry(p, now + ttlMillis);
         }
-        return e;
+        return p;
+    }
+
+    /** The value at position {@code p} (from {@link #entry}) of the current key's group. */
+    final Object value(int p) {
+        return groups[backend.groupIndex].value(p);
+    }
+
+    /** Replaces the value at position {@code p} (from {@link #entry}) of the current key's group. */
+    final void setValue(int p, Object value) {
+        groups[backend.groupIndex].setValue(p, value);
+    }
+
+    /** Sets the current key's value (a write). */
+    final void put(Object value) {
+        int p = entry(true);
+        if (p < 0) {
+            insert(value);
+        } else {
+            setValue(p, value);
+        }
+    }
+
+    /** Adds an entry for the current key, which must have none (callers checked with {@link #entry}); returns its position. */
+    final int insert(Object value) {
+        HeapKeyedStateBackend b = backend;
+        long expiry = entryTtl ? b.clock.millis() + ttlMillis : Long.MAX_VALUE;
+        return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
     }
 
     /** Reads ahead the entry of a key of hash {@code hash} in the group of index {@code groupIndex}; returns 0. */
     final int readAhead(int groupIndex, int hash) {
         return groups[groupIndex].readAhead(hash);
-    }
-
-    /** Sets the current key's value (a write). */
-    final void put(Object value) {
-        Entry e = entry(true);
-        if (e == null) {
-            insert(value);
-        } else {
-            e.value = value;
-        }
-    }
-
-    /** Adds an entry for the current key, which must have none (callers checked with {@link #entry}). */
-    final Entry insert(Object value) {
-        HeapKeyedStateBackend b = backend;
-        long expiry = entryTtl ? b.clock.millis() + ttlMillis : Long.MAX_VALUE;
-        return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
     }
 
     /** Removes the current key's entry, if any. */
@@ -137,24 +147,24 @@ class StateTable implements KeyTable.ExpiryCheck {
         group(keyGroup).insert(key, key.hashCode(), value, expiry);
     }
 
-    /** Visits up to about {@code steps} slots and entries from the cursor, removing expired entries. */
+    /** Looks at up to about {@code steps} entries from the cursor, removing expired ones. */
     final void sweep(long now, int steps) {
         int done = 0;
         while (done < steps) {
             KeyTable t = groups[sweepGroup];
             backend.beforeChange(sweepGroup);
-            if (sweepSlot >= t.capacity()) {
+            if (sweepSlot >= t.size()) {
                 sweepGroup = sweepGroup + 1 == groups.length ? 0 : sweepGroup + 1;
                 sweepSlot = 0;
-                done++;
-            } else {
-                done += 1 + t.sweepSlot(sweepSlot++, now, this);
+            } else if (!t.sweepAt(sweepSlot, now, this)) {
+                sweepSlot++; // a removed entry's place now holds the table's last entry: look at it next
             }
+            done++;
         }
     }
 
     @Override
-    public boolean isDead(Entry entry, long now) {
-        return entry.expiry() <= now;
+    public boolean isDead(KeyTable table, int position, long now) {
+        return table.expiry(position) <= now;
     }
 }
