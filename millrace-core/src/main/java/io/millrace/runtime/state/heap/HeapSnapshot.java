@@ -79,7 +79,9 @@ final class HeapSnapshot implements KeyedStateSnapshot {
 
     /**
      * Writes the key groups in ascending order, capturing those the task thread has not. A value that
-     * cannot be serialized fails here, naming its state and class.
+     * cannot be serialized fails here, naming its state and class. Once only: each group's capture is dropped as
+     * soon as it is written, so that a large state's bytes do not all stay alive (and get copied by young
+     * collections) until the last group is out.
      */
     @Override
     public void write(DataOutputStream out, PositionSource positions, long[] keyGroupOffsets) throws IOException {
@@ -100,6 +102,9 @@ final class HeapSnapshot implements KeyedStateSnapshot {
             out.flush();
             keyGroupOffsets[i] = positions.position();
             out.write(section);
+            synchronized (locks[i]) {
+                sections[i] = NOTHING; // written: let the bytes and captured references go now, not at the end
+            }
         }
         out.flush();
     }
