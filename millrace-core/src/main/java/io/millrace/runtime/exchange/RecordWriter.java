@@ -94,7 +94,7 @@ public final class RecordWriter {
     private void appendKeyed(Object value, long timestamp) {
         Object key;
         try {
-            key = keySelector.getKey(value); // called here, not in a shared helper: see KeyExtractionException.keyOf
+            key = keySelector.getKey(value); // called here, not in a shared helper: see KeyExtractionException
         } catch (Exception e) {
             throw KeyExtractionException.failed(edgeName, value, e);
         }

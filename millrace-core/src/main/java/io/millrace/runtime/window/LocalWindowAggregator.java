@@ -79,7 +79,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         }
         Object key;
         try {
-            key = keySelector.getKey(value); // called here, not in a shared helper: see KeyExtractionException.keyOf
+            key = keySelector.getKey(value); // called here, not in a shared helper: see KeyExtractionException
         } catch (Exception e) {
             throw KeyExtractionException.failed(where, value, e);
         }

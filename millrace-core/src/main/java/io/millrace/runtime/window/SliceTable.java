@@ -1,6 +1,7 @@
 package io.millrace.runtime.window;
 
 import io.millrace.runtime.state.ReadAhead;
+import io.millrace.runtime.state.SlotIndex;
 import io.millrace.runtime.state.heap.ImmutableClasses;
 import java.util.Arrays;
 
@@ -25,12 +26,9 @@ final class SliceTable {
     private long[] keyLongs = new long[MIN_SLOTS / 2];
     private boolean longKeys = true;
     private int size;
-    /**
-     * Per slot the key's hash in the high half and entry position + 1 in the low half, 0 when free: a probe
-     * reads one word per slot and touches an entry only when the hash matches. At most half full.
-     */
+    /** The index from key to position ({@link SlotIndex}). */
     private long[] slots = new long[MIN_SLOTS];
-    private int shift = 32 - Integer.numberOfTrailingZeros(MIN_SLOTS);
+    private int shift = SlotIndex.shift(MIN_SLOTS);
 
     SliceTable() {}
 
@@ -100,7 +98,7 @@ final class SliceTable {
     int find(Object key, int hash) {
         long[] s = slots;
         int mask = s.length - 1;
-        int i = (hash * 0x9E3779B9) >>> shift;
+        int i = SlotIndex.home(hash, shift);
         if (longKeys && key instanceof Long boxed) {
             long v = boxed;
             while (true) {
@@ -163,7 +161,7 @@ final class SliceTable {
                 keyLongs = new long[0];
             }
         }
-        place(slots, p);
+        SlotIndex.put(slots, shift, hash, p);
         return p;
     }
 
@@ -180,20 +178,7 @@ final class SliceTable {
     }
 
     private void rehash(int slotCount) {
-        slots = new long[slotCount];
-        shift = 32 - Integer.numberOfTrailingZeros(slotCount);
-        for (int p = 0; p < size; p++) {
-            place(slots, p);
-        }
-    }
-
-    private void place(long[] s, int p) {
-        int mask = s.length - 1;
-        int hash = hashes[p];
-        int i = (hash * 0x9E3779B9) >>> shift;
-        while (s[i] != 0) {
-            i = (i + 1) & mask;
-        }
-        s[i] = ((long) hash << 32) | (p + 1);
+        slots = SlotIndex.build(hashes, size, slotCount);
+        shift = SlotIndex.shift(slotCount);
     }
 }

@@ -71,9 +71,7 @@ final class WindowKeys {
         int n = ReadAhead.headers(keys, from, to);
         for (int i = from; i < to; i++) {
             for (int a = first[i]; a >= 0; a = next[a]) {
-                if (accs[a] instanceof ReadAhead) {
-                    n++;
-                }
+                n += ReadAhead.header(accs[a]);
             }
         }
         return n;

@@ -51,6 +51,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final int maxParallelism;
     private final HeapStateStore store = new HeapStateStore(this);
     private final Map<String, Registered> states = new LinkedHashMap<>();
+    /** The tables of {@link #states} as an array, for {@link #readAhead} (once per timer fired). */
+    private StateTable[] tables = new StateTable[0];
     /** States kept by operators in their own layout, checkpointed here; see {@link GroupedState}. */
     private final Map<String, GroupedState> groupedStates = new LinkedHashMap<>();
     private final List<StateTable> ttlTables = new ArrayList<>();
@@ -88,9 +90,6 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         this.maxParallelism = maxParallelism;
         this.clock = clock;
     }
-
-    /** The tables of the registered states, for {@link #readAhead}. */
-    private StateTable[] tables = new StateTable[0];
 
     /** A state's kind (or "namespaced") and the object handed out for it. */
     private record Registered(String kind, Object state, StateTable table) {}

@@ -1,14 +1,15 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.state.ReadAhead;
+import io.millrace.runtime.state.SlotIndex;
 import java.util.Arrays;
 import java.util.function.BiConsumer;
 
 /**
  * The entries of one state in one key group: keys, values and (with TTL) expiry times in parallel arrays, dense
  * by position, found through an open-addressing index. No object per entry: a young collection copies the values
- * a state gained since the last one and nothing for their entries (an object per entry was half of what q3's
- * collections copied), and a lookup reads the index, the key and the value, not an entry object in between.
+ * a state gained since the last one and nothing for their entries (entry objects were about two in five of the
+ * objects q3's collections copied), and a lookup reads the index, the key and the value, not an entry object in between.
  *
  * <p>While every key is a {@link Long}, keys are kept as numbers only and compared as such; the first key of
  * another kind switches the table to objects and {@code equals} (an {@code Integer} 5 is not the {@code Long} 5),
@@ -32,10 +33,7 @@ final class KeyTable {
     private long[] expiries = NO_LONGS;
     private int size;
     private boolean longKeys = true;
-    /**
-     * Per slot the key's hash in the high half and the entry's position + 1 in the low half, 0 when free; linear
-     * probing, at most half full. A probe reads one word per slot and the key only on a hash match.
-     */
+    /** The index from key to position ({@link SlotIndex}); empty while the table is. */
     private long[] slots = NO_LONGS;
     private int shift = 32;
 
@@ -220,8 +218,7 @@ final class KeyTable {
             if (ttl) {
                 expiries[p] = expiries[last];
             }
-            int s = slotOf(last);
-            slots[s] = ((long) hashes[p] << 32) | (p + 1);
+            slots[slotOf(last)] = SlotIndex.slot(hashes[p], p);
         }
         if (!longKeys) {
             keys[last] = null;
@@ -256,17 +253,11 @@ final class KeyTable {
     }
 
     private void place(int p) {
-        long[] s = slots;
-        if (2 * size > s.length) {
-            rehash(Math.max(2 * MIN_CAPACITY, s.length * 2));
-            return;
+        if (2 * size > slots.length) {
+            rehash(Math.max(2 * MIN_CAPACITY, slots.length * 2));
+        } else {
+            SlotIndex.put(slots, shift, hashes[p], p);
         }
-        int mask = s.length - 1;
-        int i = index(hashes[p]);
-        while (s[i] != 0) {
-            i = (i + 1) & mask;
-        }
-        s[i] = ((long) hashes[p] << 32) | (p + 1);
     }
 
     private void grow(int capacity) {
@@ -300,23 +291,12 @@ final class KeyTable {
     }
 
     private void rehash(int slotCount) {
-        slots = new long[slotCount];
-        shift = 32 - Integer.numberOfTrailingZeros(slotCount);
-        int mask = slotCount - 1;
-        for (int p = 0; p < size; p++) {
-            int i = index(hashes[p]);
-            while (slots[i] != 0) {
-                i = (i + 1) & mask;
-            }
-            slots[i] = ((long) hashes[p] << 32) | (p + 1);
-        }
+        slots = SlotIndex.build(hashes, size, slotCount);
+        shift = SlotIndex.shift(slotCount);
     }
 
-    /**
-     * Fibonacci hashing on the high bits: the key group was chosen from a murmur mix of the same hash,
-     * so the slot must not depend on the same low bits, or a group's keys would share slots.
-     */
+    /** The home slot of {@code hash} (only while there are slots: an empty table's shift of 32 is no shift). */
     private int index(int hash) {
-        return (hash * 0x9E3779B9) >>> shift;
+        return SlotIndex.home(hash, shift);
     }
 }

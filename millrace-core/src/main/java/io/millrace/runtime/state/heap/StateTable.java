@@ -25,7 +25,7 @@ class StateTable implements KeyTable.ExpiryCheck {
     /** Whether whole entries expire (false for map state, whose entries expire one by one inside). */
     private final boolean entryTtl;
     private int sweepGroup;
-    private int sweepSlot;
+    private int sweepPosition;
 
     StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl) {
         this.name = name;
@@ -153,11 +153,11 @@ class StateTable implements KeyTable.ExpiryCheck {
         while (done < steps) {
             KeyTable t = groups[sweepGroup];
             backend.beforeChange(sweepGroup);
-            if (sweepSlot >= t.size()) {
+            if (sweepPosition >= t.size()) {
                 sweepGroup = sweepGroup + 1 == groups.length ? 0 : sweepGroup + 1;
-                sweepSlot = 0;
-            } else if (!t.sweepAt(sweepSlot, now, this)) {
-                sweepSlot++; // a removed entry's place now holds the table's last entry: look at it next
+                sweepPosition = 0;
+            } else if (!t.sweepAt(sweepPosition, now, this)) {
+                sweepPosition++; // a removed entry's place now holds the table's last entry: look at it next
             }
             done++;
         }
