@@ -205,8 +205,10 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         int[] c = counts[i];
         long timestamp = stamps[i];
         int n = table.size();
+        boolean numeric = table.numericKeys();
         for (int p = 0; p < n; p++) {
-            output.emit(new PartialAggregate(table.equalKey(p), table.value(p), c[p]), timestamp);
+            output.emit(new PartialAggregate(table.equalKey(p), table.hash(p), numeric, numeric ? table.keyNumber(p) : 0L,
+                    table.value(p), c[p]), timestamp);
         }
         held -= n;
     }

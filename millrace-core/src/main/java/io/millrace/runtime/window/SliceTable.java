@@ -73,6 +73,16 @@ final class SliceTable {
         return longKeys ? Long.valueOf(keyLongs[position]) : keys[position];
     }
 
+    /** Whether every key is a {@link Long}, so that {@link #keyNumber} holds. */
+    boolean numericKeys() {
+        return longKeys;
+    }
+
+    /** The value of the {@link Long} key at {@code position}; only while {@link #numericKeys}. */
+    long keyNumber(int position) {
+        return keyLongs[position];
+    }
+
     /** The hashCode of the key at {@code position}, as given when it was added. */
     int hash(int position) {
         return hashes[position];
@@ -131,6 +141,32 @@ final class SliceTable {
         }
     }
 
+    /**
+     * {@link #find}, given also the key's value when it is a {@link Long} ({@code numeric}): while every key is
+     * one, the key object is not loaded.
+     */
+    int find(Object key, int hash, boolean numeric, long number) {
+        if (!(numeric && longKeys)) {
+            return find(key, hash);
+        }
+        long[] s = slots;
+        int mask = s.length - 1;
+        int i = SlotIndex.home(hash, shift);
+        while (true) {
+            long slot = s[i];
+            if (slot == 0) {
+                return -1;
+            }
+            if ((int) (slot >>> 32) == hash) {
+                int p = (int) slot - 1;
+                if (keyLongs[p] == number) {
+                    return p;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /** The value of {@code key}, or null. */
     Object get(Object key, int hash) {
         int p = find(key, hash);
@@ -139,6 +175,11 @@ final class SliceTable {
 
     /** Appends an entry for a key that has none; returns its position. */
     int add(Object key, int hash, Object value) {
+        return key instanceof Long boxed ? add(key, hash, true, boxed, value) : add(key, hash, false, 0L, value);
+    }
+
+    /** {@link #add}, given whether the key is a {@link Long} and its value if so, without loading the key. */
+    int add(Object key, int hash, boolean numeric, long number, Object value) {
         if (size == keys.length) {
             int capacity = size * 2;
             keys = Arrays.copyOf(keys, capacity);
@@ -154,8 +195,8 @@ final class SliceTable {
         hashes[p] = hash;
         values[p] = value;
         if (longKeys) {
-            if (key instanceof Long boxed) {
-                keyLongs[p] = boxed;
+            if (numeric) {
+                keyLongs[p] = number;
             } else {
                 longKeys = false;
                 keyLongs = new long[0];

@@ -68,11 +68,25 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             return;
         }
         Object key = recordKey;
-        int hash = key.hashCode();
+        // A partial brings its key's hash and number (see PartialAggregate): the key object is not loaded.
+        int hash;
+        boolean numeric;
+        long number;
+        if (partials) {
+            PartialAggregate partial = (PartialAggregate) value;
+            hash = partial.hash();
+            numeric = partial.numeric();
+            number = partial.number();
+        } else {
+            hash = key.hashCode();
+            numeric = key instanceof Long;
+            number = numeric ? (Long) key : 0L;
+        }
         SliceTable table = store.slices.table(slice, group);
-        int p = table.find(key, hash);
+        int p = table.find(key, hash, numeric, number);
         if (p < 0) {
-            table.add(layout.size() > layout.slice() ? sharedKey(key, hash, slice, group) : key, hash, contents.add(null, value));
+            Object stored = layout.size() > layout.slice() ? sharedKey(key, hash, numeric, number, slice, group) : key;
+            table.add(stored, hash, numeric, number, contents.add(null, value));
         } else {
             Object acc = table.value(p);
             Object updated = contents.add(acc, value);
@@ -92,9 +106,9 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
      * per key instead of one per slice (keys are immutable, so any equal instance will do). Only for windows of
      * several slices: a window of one slice fires without matching keys.
      */
-    private Object sharedKey(Object key, int hash, long slice, int group) {
+    private Object sharedKey(Object key, int hash, boolean numeric, long number, long slice, int group) {
         SliceTable before = store.slices.tableBefore(slice, group);
-        int p = before == null ? -1 : before.find(key, hash);
+        int p = before == null ? -1 : before.find(key, hash, numeric, number);
         return p < 0 ? key : before.key(p);
     }
 

@@ -33,7 +33,7 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     protected final WindowContents<Object, Object> contents;
     private final OutputTag<Object> lateTag;
     /** Whether the input is {@link PartialAggregate}s. */
-    private final boolean partials;
+    final boolean partials;
     protected KeyedStateBackend backend;
     protected WindowEmission emission;
     private KeySelector<Object, Object> keySelector;

@@ -128,4 +128,24 @@ class LocalWindowAggregatorTest {
                     .hasMessageContaining("the key selector of 'sum (local)' returned null for record " + new Ev("c", -2));
         }
     }
+    @Test
+    void aPartialCarriesItsKeysHash_andItsNumberWhileEveryKeyOfTheSliceIsALong() throws Exception {
+        LocalWindowAggregateSpec spec = new LocalWindowAggregateSpec(Windows.tumbling(Duration.ofMillis(10)), TRAIL, null,
+                (Ev e) -> e.key().startsWith("s") ? (Object) e.key() : (Object) Long.parseLong(e.key()), 100);
+        try (var h = OneInputOperatorHarness.<Object, Object>of(new LocalWindowAggregator(spec)).open()) {
+            h.processElement(new Ev("-5", 1), 1);
+            h.processElement(new Ev("4294967297", 2), 2);
+            h.processElement(new Ev("-5", 3), 3);
+            h.processElement(new Ev("s", 4), 14); // the second slice also gets a String key
+            h.processElement(new Ev("9", 5), 15);
+            h.endInput();
+            List<PartialAggregate> out = h.output().stream().map(e -> (PartialAggregate) e.value()).toList();
+            assertThat(out).extracting(PartialAggregate::key).containsExactly(-5L, 4294967297L, "s", 9L);
+            for (PartialAggregate p : out) {
+                assertThat(p.hash()).as("hash of %s", p.key()).isEqualTo(p.key().hashCode());
+            }
+            assertThat(out).extracting(PartialAggregate::numeric).containsExactly(true, true, false, false);
+            assertThat(out.subList(0, 2)).extracting(PartialAggregate::number).containsExactly(-5L, 4294967297L);
+        }
+    }
 }

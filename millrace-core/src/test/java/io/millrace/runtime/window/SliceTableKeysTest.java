@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link SliceTable} against a {@link LinkedHashMap} model (it keeps insertion order too): Long-only tables
  * compare primitives, a table that also gets other kinds of keys falls back to equals, and a cleared table
- * starts over as Long-only; copies keep the state they were taken in.
+ * starts over as Long-only; copies keep the state they were taken in. Lookups and additions given the key's
+ * number (as a window operator fed with partials makes them) agree with those given the key alone.
  */
 class SliceTableKeysTest {
 
@@ -26,9 +27,15 @@ class SliceTableKeysTest {
                 for (int step = 0; step < 10_000; step++) {
                     Object key = key(random, otherKinds);
                     int hash = key.hashCode();
-                    int p = t.find(key, hash);
+                    // half the steps as a window operator fed with partials: given the Long key's number
+                    boolean given = random.nextBoolean();
+                    boolean numeric = key instanceof Long;
+                    long number = numeric ? (Long) key : 0L;
+                    int p = given ? t.find(key, hash, numeric, number) : t.find(key, hash);
                     assertEquals(model.containsKey(key), p >= 0, "seed " + seed + " round " + round + " step " + step + " " + key);
-                    if (p < 0) {
+                    if (p < 0 && given) {
+                        t.add(key, hash, numeric, number, step);
+                    } else if (p < 0) {
                         t.add(key, hash, step);
                     } else {
                         t.setValue(p, step);
@@ -66,6 +73,8 @@ class SliceTableKeysTest {
             assertEquals(e.getKey().hashCode(), t.hash(position), where);
             assertEquals(e.getValue(), t.value(position), where);
             assertEquals(position, t.find(e.getKey(), e.getKey().hashCode()), where);
+            boolean numeric = e.getKey() instanceof Long;
+            assertEquals(position, t.find(e.getKey(), e.getKey().hashCode(), numeric, numeric ? (Long) e.getKey() : 0L), where);
             position++;
         }
     }
