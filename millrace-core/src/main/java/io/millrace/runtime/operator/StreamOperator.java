@@ -6,7 +6,7 @@ package io.millrace.runtime.operator;
  *
  * <pre>
  *   open ─► (processRecord | processWatermark | advanceProcessingTime
- *            | prepareIdle | prepareSnapshotPreBarrier, snapshotOperatorState)* ─► endInput ─► close
+ *            | prepareIdle | beforeWaiting | prepareSnapshotPreBarrier, snapshotOperatorState)* ─► endInput ─► close
  *                                                  └─ on failure or cancel ─────────────► close
  * </pre>
  */
@@ -46,6 +46,15 @@ public interface StreamOperator<OUT> {
      * thread for every operator of the chain, head first, each time the subtask turns idle. Default: nothing.
      */
     default void prepareIdle() throws Exception {}
+
+    /**
+     * The subtask ran out of input and is about to wait for more (a source with nothing to read, a task with
+     * nothing queued). An operator that holds records back to combine them (local window pre-aggregation) should
+     * send them now: they would only wait with the subtask, and a subtask that waits has time to spare, so
+     * holding back costs latency and saves nothing. A busy subtask never gets here. Called by the task thread for
+     * every operator of the chain, head first. Default: nothing.
+     */
+    default void beforeWaiting() throws Exception {}
 
     /**
      * A checkpoint barrier reached this operator: everything before it has been processed. Return the

@@ -84,7 +84,7 @@ public final class SourceTask extends Task {
                     return;
                 }
                 if (status == InputStatus.NOTHING_AVAILABLE) {
-                    flushAll();
+                    beforeWaiting();
                     idleWait(NOTHING_AVAILABLE_PARK_NANOS);
                 } else {
                     flushIfDue();

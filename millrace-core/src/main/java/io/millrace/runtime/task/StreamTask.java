@@ -72,10 +72,11 @@ final class StreamTask extends Task {
             runMailsAndTimers();
             Object element = gate.poll();
             if (element == null) {
-                flushAll();
                 if (inputEnded) {
+                    flushAll();
                     return;
                 }
+                beforeWaiting();
                 idleWait(IDLE_PARK_NANOS);
                 continue;
             }

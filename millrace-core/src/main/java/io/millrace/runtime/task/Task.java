@@ -173,6 +173,17 @@ public abstract class Task implements Runnable {
         }
     }
 
+    /**
+     * The task ran out of input and will wait: the chain sends what it holds back ({@link
+     * io.millrace.runtime.operator.StreamOperator#beforeWaiting}), then every partial batch goes out.
+     */
+    protected final void beforeWaiting() throws Exception {
+        for (ChainMember m : chain) {
+            m.operator().beforeWaiting();
+        }
+        flushAll();
+    }
+
     /** Sends every partial batch and makes sink output visible; done whenever the task runs dry. */
     protected final void flushAll() throws Exception {
         lastFlushNanos = clock.nanoTime();

@@ -24,6 +24,10 @@ import java.util.Arrays;
  *       {@code W + 1} (a window containing the slice may fire at {@code W}); the final watermark emits all;
  *   <li>before a checkpoint barrier and before the subtask turns idle: all of them. The operator therefore has
  *       no state;
+ *   <li>whenever the subtask runs out of input and waits ({@link #beforeWaiting}): all of them. A subtask with
+ *       time to spare gains nothing by holding partials, and a window's last partials would reach the window
+ *       operator in one burst with its watermark, which the window's results would wait for; a busy subtask
+ *       never waits, and combines as much as the other bounds let it;
  *   <li>when more than {@code maxKeys} (key, slice) partials are held: all of them.
  * </ul>
  * A partial's timestamp is that of the first record of its slice seen since the slice's last emission. Per
@@ -167,6 +171,13 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     @Override
     public void prepareIdle() {
         emitAll();
+    }
+
+    @Override
+    public void beforeWaiting() {
+        if (held > 0) {
+            emitAll();
+        }
     }
 
     /** Emits the partials of the slices whose first window may fire at {@code watermark}. */

@@ -105,10 +105,18 @@ public class LocalAggregationEquivalenceTest {
     record Outcome(List<String> results, long windowInput) {}
 
     Outcome run(TimeWindows windows, boolean reduce, int sourceParallelism, boolean local, int maxKeys) {
+        return run(windows, reduce, sourceParallelism, local, maxKeys, 0);
+    }
+
+    /** {@code ratePerSecond}: the sources' pace, 0 for as fast as they go. */
+    Outcome run(TimeWindows windows, boolean reduce, int sourceParallelism, boolean local, int maxKeys, double ratePerSecond) {
         PipelineConfig config = onBackend(new PipelineConfig().parallelism(2).localWindowAggregation(local).localWindowAggregationMaxKeys(maxKeys));
         Pipeline p = Pipeline.create(config);
-        DataStream<Reading> readings = p.fromSource(
-                GeneratorSource.builder(Reading::of).count(EVENTS).timestamps(i -> TIMESTAMPS[(int) i]).build(),
+        GeneratorSource.Builder<Reading> source = GeneratorSource.builder(Reading::of).count(EVENTS).timestamps(i -> TIMESTAMPS[(int) i]);
+        if (ratePerSecond > 0) {
+            source.ratePerSecond(ratePerSecond);
+        }
+        DataStream<Reading> readings = p.fromSource(source.build(),
                 WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(BOUND)), "readings").parallelism(sourceParallelism);
         WindowedStream<Reading, String, TimeWindow> windowed = readings.keyBy(Reading::key).window(windows);
         CollectSink<String> sink = new CollectSink<>();
@@ -169,5 +177,16 @@ public class LocalAggregationEquivalenceTest {
         Outcome unbounded = run(windows, true, 2, true, 16_384);
         assertThat(bounded.results()).isEqualTo(off.results());
         assertThat(bounded.windowInput()).as("partials with at most 2 held").isGreaterThan(unbounded.windowInput()).isLessThan(EVENTS);
+    }
+
+    @Test
+    void sourcesThatRunDry_sendTheirPartialsEachTimeAndTheSameResults() {
+        TimeWindows windows = Windows.tumbling(Duration.ofMillis(50));
+        Outcome off = run(windows, true, 2, false, 16_384);
+        Outcome unpaced = run(windows, true, 2, true, 16_384);
+        Outcome paced = run(windows, true, 2, true, 16_384, 8_000); // half a second: the sources wait between polls
+        assertThat(paced.results()).isEqualTo(off.results());
+        assertThat(paced.windowInput()).as("partials sent whenever a source waits for its pace")
+                .isGreaterThan(unpaced.windowInput()).isLessThanOrEqualTo(EVENTS);
     }
 }

@@ -97,6 +97,25 @@ class LocalWindowAggregatorTest {
     }
 
     @Test
+    void aSubtaskAboutToWaitForInput_emitsEverythingHeld() throws Exception {
+        try (var h = harness(Windows.sliding(Duration.ofMillis(20), Duration.ofMillis(10)), TRAIL, null, 100)) {
+            h.operator().beforeWaiting();
+            assertThat(h.output()).as("nothing held, nothing sent").isEmpty();
+            h.processElement(new Ev("a", 1), 3);
+            h.processElement(new Ev("a", 2), 4);
+            h.processElement(new Ev("b", 3), 12);
+            h.operator().beforeWaiting();
+            assertThat(partials(h)).containsExactly("a=12/2@3", "b=3/1@12");
+            assertThat(h.watermarks()).as("no watermark of its own").isEmpty();
+
+            h.clearOutput();
+            h.processElement(new Ev("a", 4), 5);
+            h.processWatermark(9);
+            assertThat(partials(h)).as("later records of the slice form a new partial").containsExactly("a=4/1@5");
+        }
+    }
+
+    @Test
     void moreThanMaxKeysPartials_emitsEverythingHeld() throws Exception {
         try (var h = harness(Windows.tumbling(Duration.ofMillis(10)), TRAIL, null, 3)) {
             h.processElement(new Ev("a", 1), 1);
