@@ -106,39 +106,7 @@ final class SliceTable {
 
     /** The position of {@code key} (whose hashCode is {@code hash}), or -1. */
     int find(Object key, int hash) {
-        long[] s = slots;
-        int mask = s.length - 1;
-        int i = SlotIndex.home(hash, shift);
-        if (longKeys && key instanceof Long boxed) {
-            long v = boxed;
-            while (true) {
-                long slot = s[i];
-                if (slot == 0) {
-                    return -1;
-                }
-                if ((int) (slot >>> 32) == hash) {
-                    int p = (int) slot - 1;
-                    if (keyLongs[p] == v) {
-                        return p;
-                    }
-                }
-                i = (i + 1) & mask;
-            }
-        }
-        while (true) {
-            long slot = s[i];
-            if (slot == 0) {
-                return -1;
-            }
-            if ((int) (slot >>> 32) == hash) {
-                int p = (int) slot - 1;
-                Object k = keys[p];
-                if (k == key || k.equals(key)) {
-                    return p;
-                }
-            }
-            i = (i + 1) & mask;
-        }
+        return longKeys && key instanceof Long boxed ? probe(null, hash, true, boxed) : probe(key, hash, false, 0L);
     }
 
     /**
@@ -146,9 +114,14 @@ final class SliceTable {
      * one, the key object is not loaded.
      */
     int find(Object key, int hash, boolean numeric, long number) {
-        if (!(numeric && longKeys)) {
-            return find(key, hash);
-        }
+        return numeric && longKeys ? probe(null, hash, true, number) : find(key, hash);
+    }
+
+    /**
+     * The probe from the home slot of {@code hash}: compares candidates with {@code number} ({@code byNumber},
+     * only while {@link #longKeys}) or else with {@code key}.
+     */
+    private int probe(Object key, int hash, boolean byNumber, long number) {
         long[] s = slots;
         int mask = s.length - 1;
         int i = SlotIndex.home(hash, shift);
@@ -159,7 +132,7 @@ final class SliceTable {
             }
             if ((int) (slot >>> 32) == hash) {
                 int p = (int) slot - 1;
-                if (keyLongs[p] == number) {
+                if (byNumber ? keyLongs[p] == number : keys[p] == key || keys[p].equals(key)) {
                     return p;
                 }
             }
