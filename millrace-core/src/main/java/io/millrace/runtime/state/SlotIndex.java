@@ -26,6 +26,31 @@ public final class SlotIndex {
         return ((long) hash << 32) | (position + 1);
     }
 
+    /**
+     * The position of a key of hash {@code hash}, or -1: probes from its home slot and, on a hash match, compares
+     * the entry's key with {@code number} in {@code numbers} ({@code byNumber}, for tables that keep {@code Long}
+     * keys as numbers) or else with {@code key} in {@code keys} (identity, then {@code equals}). {@code slots} must
+     * not be empty.
+     */
+    public static int find(long[] slots, int shift, int hash, long[] numbers, Object[] keys, Object key, boolean byNumber,
+            long number) {
+        int mask = slots.length - 1;
+        int i = home(hash, shift);
+        while (true) {
+            long slot = slots[i];
+            if (slot == 0) {
+                return -1;
+            }
+            if ((int) (slot >>> 32) == hash) {
+                int p = (int) slot - 1;
+                if (byNumber ? numbers[p] == number : keys[p] == key || keys[p].equals(key)) {
+                    return p;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /** Puts the entry at {@code position} into the first free slot from its home. */
     public static void put(long[] slots, int shift, int hash, int position) {
         int mask = slots.length - 1;

@@ -117,27 +117,9 @@ final class SliceTable {
         return numeric && longKeys ? probe(null, hash, true, number) : find(key, hash);
     }
 
-    /**
-     * The probe from the home slot of {@code hash}: compares candidates with {@code number} ({@code byNumber},
-     * only while {@link #longKeys}) or else with {@code key}.
-     */
+    /** {@link SlotIndex#find} over this table: by number ({@code byNumber}, only while {@link #longKeys}) or by key. */
     private int probe(Object key, int hash, boolean byNumber, long number) {
-        long[] s = slots;
-        int mask = s.length - 1;
-        int i = SlotIndex.home(hash, shift);
-        while (true) {
-            long slot = s[i];
-            if (slot == 0) {
-                return -1;
-            }
-            if ((int) (slot >>> 32) == hash) {
-                int p = (int) slot - 1;
-                if (byNumber ? keyLongs[p] == number : keys[p] == key || keys[p].equals(key)) {
-                    return p;
-                }
-            }
-            i = (i + 1) & mask;
-        }
+        return SlotIndex.find(slots, shift, hash, keyLongs, keys, key, byNumber, number);
     }
 
     /** The value of {@code key}, or null. */

@@ -85,41 +85,14 @@ final class KeyTable {
 
     /** The position of {@code key} (with {@code hash == key.hashCode()}), or -1. */
     int find(Object key, int hash) {
-        long[] s = slots;
-        if (s.length == 0) {
+        if (slots.length == 0) {
             return -1;
         }
-        int mask = s.length - 1;
-        int i = index(hash);
-        if (longKeys && key instanceof Long boxed) {
-            long v = boxed;
-            while (true) {
-                long slot = s[i];
-                if (slot == 0) {
-                    return -1;
-                }
-                if ((int) (slot >>> 32) == hash && numbers[(int) slot - 1] == v) {
-                    return (int) slot - 1;
-                }
-                i = (i + 1) & mask;
-            }
-        }
         if (longKeys) {
-            return -1; // a key of another kind cannot be in a table of Long keys
+            // a key of another kind cannot be in a table of Long keys
+            return key instanceof Long boxed ? SlotIndex.find(slots, shift, hash, numbers, null, null, true, boxed) : -1;
         }
-        while (true) {
-            long slot = s[i];
-            if (slot == 0) {
-                return -1;
-            }
-            if ((int) (slot >>> 32) == hash) {
-                Object k = keys[(int) slot - 1];
-                if (k == key || k.equals(key)) {
-                    return (int) slot - 1;
-                }
-            }
-            i = (i + 1) & mask;
-        }
+        return SlotIndex.find(slots, shift, hash, null, keys, key, false, 0L);
     }
 
     /** Adds an entry for a key that has none; returns its position. */
