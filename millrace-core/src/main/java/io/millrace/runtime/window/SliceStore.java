@@ -30,6 +30,8 @@ final class SliceStore implements GroupedState {
     final Stripes slices;
     final Stripes firings;
     private final String name;
+    /** How slice accumulators are packed; null when they are objects. */
+    private final Packing packing;
     private final int firstGroup;
     /** Per key group index: the fired-up-to time restored from a checkpoint, Long.MIN_VALUE when none. */
     private final long[] restoredFiredUpTo;
@@ -39,9 +41,15 @@ final class SliceStore implements GroupedState {
 
     /** The store of state {@code name} for the key groups {@code firstGroup} to {@code firstGroup + groups - 1}. */
     SliceStore(String name, int firstGroup, int groups) {
+        this(name, firstGroup, groups, null);
+    }
+
+    /** {@link #SliceStore(String, int, int)} whose slice accumulators are packed by {@code packing} (null: objects). */
+    SliceStore(String name, int firstGroup, int groups, Packing packing) {
         this.name = name;
         this.firstGroup = firstGroup;
-        this.slices = new Stripes(groups);
+        this.packing = packing;
+        this.slices = new Stripes(groups, packing);
         this.firings = new Stripes(groups);
         this.restoredFiredUpTo = new long[groups];
         Arrays.fill(restoredFiredUpTo, Long.MIN_VALUE);
@@ -65,7 +73,12 @@ final class SliceStore implements GroupedState {
         for (int i = 0; i < fired.length; i++) {
             fired[i] = firedUpTo(i);
         }
-        return new StoreCapture(s.ids(), groupTables(s), f.ids(), groupTables(f), fired);
+        return new StoreCapture(s.ids(), groupTables(s), f.ids(), groupTables(f), fired, newScratch());
+    }
+
+    /** An accumulator for a capture to unpack packed values into, made on the task thread; null when not packed. */
+    private Object newScratch() {
+        return packing == null ? null : packing.newInstance();
     }
 
     /** The tables of a view, by group index then stripe. */
@@ -94,13 +107,17 @@ final class SliceStore implements GroupedState {
         private final long[] windowIds;
         private final SliceTable[][] windowTables;
         private final long[] fired;
+        /** What packed values are unpacked into for writing, one at a time (writes of groups may run concurrently). */
+        private final Object scratch;
 
-        StoreCapture(long[] sliceIds, SliceTable[][] sliceTables, long[] windowIds, SliceTable[][] windowTables, long[] fired) {
+        StoreCapture(long[] sliceIds, SliceTable[][] sliceTables, long[] windowIds, SliceTable[][] windowTables, long[] fired,
+                Object scratch) {
             this.sliceIds = sliceIds;
             this.sliceTables = sliceTables;
             this.windowIds = windowIds;
             this.windowTables = windowTables;
             this.fired = fired;
+            this.scratch = scratch;
         }
 
         @Override
@@ -110,8 +127,14 @@ final class SliceStore implements GroupedState {
             StateSerializer keys = StateSerializer.forKeys(shapes, loader, null);
             StateSerializer values = StateSerializer.forValues(shapes, name, loader, null);
             out.writeLong(fired[group]);
-            SliceStore.write(out, keys, values, sliceIds, row(sliceTables, group));
-            SliceStore.write(out, keys, values, windowIds, row(windowTables, group));
+            if (scratch == null) {
+                SliceStore.write(out, keys, values, sliceIds, row(sliceTables, group), null);
+            } else {
+                synchronized (scratch) {
+                    SliceStore.write(out, keys, values, sliceIds, row(sliceTables, group), scratch);
+                }
+            }
+            SliceStore.write(out, keys, values, windowIds, row(windowTables, group), null);
         }
 
         @Override
@@ -126,14 +149,14 @@ final class SliceStore implements GroupedState {
             s[group] = slicesCopy;
             SliceTable[][] w = new SliceTable[group + 1][];
             w[group] = windowsCopy;
-            return new StoreCapture(sliceIds, s, windowIds, w, fired);
+            return new StoreCapture(sliceIds, s, windowIds, w, fired, newScratch());
         }
 
         private static SliceTable[] row(SliceTable[][] byGroup, int group) {
             return group < byGroup.length ? byGroup[group] : null;
         }
 
-        /** Copies of the tables (none for a view without stripes), or null when one holds a mutable value. */
+        /** Copies of the tables (none for a view without stripes), or null when one holds a mutable object. */
         private static SliceTable[] copyRow(SliceTable[] row) {
             if (row == null) {
                 return new SliceTable[0];
@@ -148,7 +171,9 @@ final class SliceStore implements GroupedState {
         }
     }
 
-    private static void write(ByteWriter out, StateSerializer keys, StateSerializer values, long[] ids, SliceTable[] tables) {
+    /** Writes the tables of one group; packed values are unpacked into {@code scratch} one by one. */
+    private static void write(ByteWriter out, StateSerializer keys, StateSerializer values, long[] ids, SliceTable[] tables,
+            Object scratch) {
         int n = 0;
         for (int i = 0; tables != null && i < tables.length; i++) {
             n += tables[i] != null ? 1 : 0;
@@ -163,7 +188,7 @@ final class SliceStore implements GroupedState {
             out.writeVarInt(t.size());
             for (int p = 0; p < t.size(); p++) {
                 keys.write(t.key(p), out);
-                values.write(t.value(p), out);
+                values.write(t.valueInto(p, scratch), out);
             }
         }
     }

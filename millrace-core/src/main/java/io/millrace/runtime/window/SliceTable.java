@@ -12,13 +12,21 @@ import java.util.Arrays;
  * table is dropped whole when its slice expires, or emptied whole by {@link #clear} for reuse. Task thread only;
  * a snapshot may read a table from another thread once the task thread has promised not to change that key
  * group, or a copy of it (see {@link SliceStore}).
+ *
+ * <p>With a {@link Packing}, values are {@link io.millrace.api.functions.PackedAccumulator}s kept as
+ * {@code width} longs per entry: {@link #value} then makes a new instance, {@link #valueInto} fills a given one,
+ * and {@link #setValue} and {@link #add} copy the numbers of the value they are given.
  */
 final class SliceTable {
     private static final int MIN_SLOTS = 8;
 
     private Object[] keys = new Object[MIN_SLOTS / 2];
     private int[] hashes = new int[MIN_SLOTS / 2];
-    private Object[] values = new Object[MIN_SLOTS / 2];
+    /** The values, unless packed; null when packed. */
+    private Object[] values;
+    private final Packing packing;
+    /** The values, packed: {@code width} longs per entry; null unless packed. */
+    private long[] packed;
     /**
      * The keys as numbers while every key is a {@link Long} ({@link #longKeys}), so that a lookup compares
      * primitives instead of loading each candidate's key object.
@@ -30,12 +38,26 @@ final class SliceTable {
     private long[] slots = new long[MIN_SLOTS];
     private int shift = SlotIndex.shift(MIN_SLOTS);
 
-    SliceTable() {}
+    SliceTable() {
+        this((Packing) null);
+    }
+
+    /** A table whose values are packed by {@code packing}, or objects when it is null. */
+    SliceTable(Packing packing) {
+        this.packing = packing;
+        if (packing == null) {
+            values = new Object[MIN_SLOTS / 2];
+        } else {
+            packed = new long[MIN_SLOTS / 2 * packing.width];
+        }
+    }
 
     private SliceTable(SliceTable from) {
+        packing = from.packing;
         keys = from.keys.clone();
         hashes = from.hashes.clone();
-        values = from.values.clone();
+        values = from.values == null ? null : from.values.clone();
+        packed = from.packed == null ? null : from.packed.clone();
         keyLongs = from.keyLongs.clone();
         longKeys = from.longKeys;
         size = from.size;
@@ -44,11 +66,11 @@ final class SliceTable {
     }
 
     /**
-     * A copy that later changes to this table do not reach, when every value is {@linkplain
-     * ImmutableClasses immutable} (keys always are); else null. Copies references only.
+     * A copy that later changes to this table do not reach, when its values are packed or every value is
+     * {@linkplain ImmutableClasses immutable} (keys always are); else null. Copies references and numbers only.
      */
     SliceTable copyIfImmutable() {
-        for (int p = 0; p < size; p++) {
+        for (int p = 0; packing == null && p < size; p++) {
             if (!ImmutableClasses.isImmutable(values[p])) {
                 return null;
             }
@@ -93,15 +115,30 @@ final class SliceTable {
      * what {@link ReadAhead#headers} does.
      */
     int readAhead(int from, int to) {
-        return ReadAhead.headers(keys, from, to) + ReadAhead.headers(values, from, to);
+        return ReadAhead.headers(keys, from, to) + (packing == null ? ReadAhead.headers(values, from, to) : 0);
     }
 
+    /** The value at {@code position}; a new instance when packed (task thread only then). */
     Object value(int position) {
-        return values[position];
+        return packing == null ? values[position] : packing.unpack(packed, position * packing.width, packing.newInstance());
+    }
+
+    /** The value at {@code position}: when packed, {@code into} set from its numbers, else the stored object. */
+    Object valueInto(int position, Object into) {
+        return packing == null ? values[position] : packing.unpack(packed, position * packing.width, into);
+    }
+
+    /** Whether values are packed, so that {@link #valueInto} needs an instance to fill. */
+    boolean packed() {
+        return packing != null;
     }
 
     void setValue(int position, Object value) {
-        values[position] = value;
+        if (packing == null) {
+            values[position] = value;
+        } else {
+            packing.pack(value, packed, position * packing.width);
+        }
     }
 
     /** The position of {@code key} (whose hashCode is {@code hash}), or -1. */
@@ -125,7 +162,7 @@ final class SliceTable {
     /** The value of {@code key}, or null. */
     Object get(Object key, int hash) {
         int p = find(key, hash);
-        return p < 0 ? null : values[p];
+        return p < 0 ? null : value(p);
     }
 
     /** Appends an entry for a key that has none; returns its position. */
@@ -139,7 +176,11 @@ final class SliceTable {
             int capacity = size * 2;
             keys = Arrays.copyOf(keys, capacity);
             hashes = Arrays.copyOf(hashes, capacity);
-            values = Arrays.copyOf(values, capacity);
+            if (packing == null) {
+                values = Arrays.copyOf(values, capacity);
+            } else {
+                packed = Arrays.copyOf(packed, capacity * packing.width);
+            }
             if (longKeys) {
                 keyLongs = Arrays.copyOf(keyLongs, capacity);
             }
@@ -148,7 +189,7 @@ final class SliceTable {
         int p = size++;
         keys[p] = key;
         hashes[p] = hash;
-        values[p] = value;
+        setValue(p, value);
         if (longKeys) {
             if (numeric) {
                 keyLongs[p] = number;
@@ -164,7 +205,9 @@ final class SliceTable {
     /** Forgets every entry and keeps the capacity; costs the capacity. */
     void clear() {
         Arrays.fill(keys, 0, size, null);
-        Arrays.fill(values, 0, size, null);
+        if (values != null) {
+            Arrays.fill(values, 0, size, null);
+        }
         Arrays.fill(slots, 0);
         size = 0;
         if (!longKeys) {

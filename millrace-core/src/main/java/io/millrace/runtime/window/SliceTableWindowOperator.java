@@ -14,7 +14,9 @@ import java.util.ArrayList;
  * each window whose end it passed fires once for all its keys, walking the tables of the window's slices key
  * group by key group (results come out by window end, then key group, then first arrival of the key); then the
  * slices that no window needs any more are dropped whole. With allowed lateness a late record fires the windows
- * it updates again for its key (firing index 1, 2, ...). Task thread only.
+ * it updates again for its key (firing index 1, 2, ...). Accumulators that implement {@link
+ * io.millrace.api.functions.PackedAccumulator} are kept as numbers in the tables ({@link Packing}): updating or
+ * firing one unpacks it into a reused instance, and firing a window of one slice into a new one. Task thread only.
  */
 final class SliceTableWindowOperator extends WindowOperatorBase {
     static final String STATE_NAME = "window-slices";
@@ -22,6 +24,12 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private final SliceLayout layout;
     private final ArrayList<Object> windowSlices = new ArrayList<>();
     private HeapKeyedStateBackend heap;
+    /** How the tables pack accumulators; null when they hold objects. */
+    private Packing packing;
+    /** The instance a packed accumulator is unpacked into for {@code add}. */
+    private Object addScratch;
+    /** The instances packed accumulators are unpacked into for firing a window of several slices, one per slice. */
+    private final ArrayList<Object> fireScratch = new ArrayList<>();
     private SliceStore store;
     private int firstGroup;
     private final WindowKeys windowKeys = new WindowKeys();
@@ -42,7 +50,9 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     void openState() throws Exception {
         heap = (HeapKeyedStateBackend) backend;
         firstGroup = heap.keyGroupRange().start();
-        store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size());
+        packing = spec.reducer() == null ? Packing.of(spec.aggregator()) : null;
+        addScratch = packing == null ? null : packing.newInstance();
+        store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size(), packing);
         heap.registerGroupedState(STATE_NAME, store);
     }
 
@@ -87,6 +97,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         if (p < 0) {
             Object stored = layout.size() > layout.slice() ? sharedKey(key, hash, numeric, number, slice, group) : key;
             table.add(stored, hash, numeric, number, contents.add(null, value));
+        } else if (packing != null) {
+            table.setValue(p, contents.add(table.valueInto(p, addScratch), value));
         } else {
             Object acc = table.value(p);
             Object updated = contents.add(acc, value);
@@ -191,6 +203,11 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         dropExpired();
     }
 
+    /** Whether the tables keep accumulators packed; for tests. */
+    boolean packsAccumulators() {
+        return packing != null;
+    }
+
     /** The end of the first window that ends after {@code time + 1}, i.e. that a time of {@code time} has not fired. */
     private long firstEndAfter(long time) {
         long t = time + 1 - layout.size();
@@ -251,8 +268,9 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         for (int i = from; i < to; i++) {
             SliceTable t = store.slices.at(i)[group];
             if (t != null) {
+                boolean packed = t.packed();
                 for (int p = 0; p < t.size(); p++) {
-                    keys.add(t.key(p), t.hash(p), t.value(p));
+                    keys.add(t.key(p), t.hash(p), packed ? t : t.value(p), p);
                 }
             }
         }
@@ -263,12 +281,34 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
                     readAhead += keys.readAhead(k, Math.min(n, k + ReadAhead.BATCH));
                 }
                 Object key = keys.key(k);
-                keys.collect(k, windowSlices);
+                if (packing == null) {
+                    keys.collect(k, windowSlices);
+                } else {
+                    collectPacked(keys, k);
+                }
                 heap.setCurrentKey(key, group + firstGroup);
                 emit(key, window, 0);
             }
         } finally {
             keys.clear();
+        }
+    }
+
+    /**
+     * Puts the packed accumulators of key {@code k} into {@link #windowSlices}: a new instance when there is one
+     * (the result may be the accumulator itself), else reused instances that the aggregation merges into a new one.
+     */
+    private void collectPacked(WindowKeys keys, int k) {
+        int entry = keys.firstEntry(k);
+        if (keys.nextEntry(entry) < 0) {
+            windowSlices.add(((SliceTable) keys.holder(entry)).value(keys.position(entry)));
+            return;
+        }
+        for (int i = 0; entry >= 0; entry = keys.nextEntry(entry), i++) {
+            if (i == fireScratch.size()) {
+                fireScratch.add(packing.newInstance());
+            }
+            windowSlices.add(((SliceTable) keys.holder(entry)).valueInto(keys.position(entry), fireScratch.get(i)));
         }
     }
 

@@ -11,6 +11,8 @@ import java.util.Arrays;
  */
 final class Stripes {
     private final int groups;
+    /** How new tables keep their values; null for objects. */
+    private final Packing packing;
     private long[] ids = new long[16];
     private SliceTable[][] stripes = new SliceTable[16][];
     private int count;
@@ -21,7 +23,13 @@ final class Stripes {
     private SliceTable[] previous;
 
     Stripes(int groups) {
+        this(groups, null);
+    }
+
+    /** Stripes whose tables pack their values with {@code packing} (null: objects). */
+    Stripes(int groups, Packing packing) {
         this.groups = groups;
+        this.packing = packing;
     }
 
     int count() {
@@ -43,7 +51,7 @@ final class Stripes {
                 : previous != null && previousId == id ? remember(id, previous) : stripe(id);
         SliceTable t = stripe[group];
         if (t == null) {
-            t = new SliceTable();
+            t = new SliceTable(packing);
             stripe[group] = t;
         }
         return t;

@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * Scratch space for firing one window in one key group: the distinct keys of the window's slice tables, in
  * order of first appearance, each with its accumulators in the order added (oldest slice first). One hash
- * lookup per (key, slice) entry, however many slices the window has. Reused across firings; task thread only.
+ * lookup per (key, slice) entry, however many slices the window has. An accumulator is given either as itself or,
+ * when its table {@linkplain SliceTable#packed packs} values, as its table and position ({@link #holder},
+ * {@link #position}). Reused across firings; task thread only.
  */
 final class WindowKeys {
     private Object[] keys = new Object[16];
@@ -17,6 +19,7 @@ final class WindowKeys {
     private int[] last = new int[16];
     private int size;
     private Object[] accs = new Object[64];
+    private int[] positions = new int[64];
     private int[] next = new int[64];
     private int accCount;
     /** Key position + 1 per slot, 0 when free; at most half full. */
@@ -31,8 +34,11 @@ final class WindowKeys {
         return keys[i];
     }
 
-    /** Adds one slice's accumulator of {@code key} (whose hashCode is {@code hash}). */
-    void add(Object key, int hash, Object acc) {
+    /**
+     * Adds one slice's accumulator of {@code key} (whose hashCode is {@code hash}): {@code acc} itself, or the
+     * table that packs it and its {@code position} there.
+     */
+    void add(Object key, int hash, Object acc, int position) {
         int mask = slots.length - 1;
         int s = (hash * 0x9E3779B9) >>> shift;
         int k;
@@ -50,10 +56,12 @@ final class WindowKeys {
         }
         if (accCount == accs.length) {
             accs = Arrays.copyOf(accs, accCount * 2);
+            positions = Arrays.copyOf(positions, accCount * 2);
             next = Arrays.copyOf(next, accCount * 2);
         }
         int a = accCount++;
         accs[a] = acc;
+        positions[a] = position;
         next[a] = -1;
         if (first[k] < 0) {
             first[k] = a;
@@ -75,6 +83,25 @@ final class WindowKeys {
             }
         }
         return n;
+    }
+
+    /** The first accumulator entry of key {@code i}; entries go on with {@link #nextEntry} until it is -1. */
+    int firstEntry(int i) {
+        return first[i];
+    }
+
+    int nextEntry(int entry) {
+        return next[entry];
+    }
+
+    /** The accumulator of an entry, or the table that packs it. */
+    Object holder(int entry) {
+        return accs[entry];
+    }
+
+    /** The position of a packed entry's accumulator in its table ({@link #holder}). */
+    int position(int entry) {
+        return positions[entry];
     }
 
     /** Puts the accumulators of key {@code i} into {@code out}, in the order added. */

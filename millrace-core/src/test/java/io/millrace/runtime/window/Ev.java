@@ -2,6 +2,7 @@ package io.millrace.runtime.window;
 
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.PackedAccumulator;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.window.Window;
 import java.util.ArrayList;
@@ -34,6 +35,86 @@ public record Ev(String key, long value) implements java.io.Serializable {
             a[0] += b[0];
             a[1] += b[1];
             return a;
+        }
+    }
+
+    /** Sum and count as fields, packed into two longs. */
+    public static final class Sum implements PackedAccumulator, java.io.Serializable {
+        long sum;
+        long count;
+
+        @Override
+        public int packedLongs() {
+            return 2;
+        }
+
+        @Override
+        public void packInto(long[] slots, int offset) {
+            slots[offset] = sum;
+            slots[offset + 1] = count;
+        }
+
+        @Override
+        public void unpackFrom(long[] slots, int offset) {
+            sum = slots[offset];
+            count = slots[offset + 1];
+        }
+
+        @Override
+        public String toString() {
+            return "Sum" + sum + "/" + count;
+        }
+    }
+
+    /** {@link SumCount} over a {@link PackedAccumulator}: the same results ({@code long[] {sum, count}}). */
+    public static final class PackedSumCount implements AggregateFunction<Ev, Sum, long[]> {
+        @Override
+        public Sum createAccumulator() {
+            return new Sum();
+        }
+
+        @Override
+        public Sum add(Ev value, Sum acc) {
+            acc.sum += value.value();
+            acc.count++;
+            return acc;
+        }
+
+        @Override
+        public long[] getResult(Sum acc) {
+            return new long[] {acc.sum, acc.count};
+        }
+
+        @Override
+        public Sum merge(Sum a, Sum b) {
+            a.sum += b.sum;
+            a.count += b.count;
+            return a;
+        }
+    }
+
+    /** Sum and count whose result is the accumulator itself. */
+    public static final class SumItself implements AggregateFunction<Ev, Sum, Sum> {
+        private final PackedSumCount sums = new PackedSumCount();
+
+        @Override
+        public Sum createAccumulator() {
+            return sums.createAccumulator();
+        }
+
+        @Override
+        public Sum add(Ev value, Sum acc) {
+            return sums.add(value, acc);
+        }
+
+        @Override
+        public Sum getResult(Sum acc) {
+            return acc;
+        }
+
+        @Override
+        public Sum merge(Sum a, Sum b) {
+            return sums.merge(a, b);
         }
     }
 

@@ -9,6 +9,7 @@ import io.millrace.api.PipelineConfig;
 import io.millrace.api.WindowedStream;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.PackedAccumulator;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.metrics.OperatorMetrics;
 import io.millrace.api.sink.CollectSink;
@@ -88,6 +89,61 @@ public class LocalAggregationEquivalenceTest {
         }
     }
 
+    /** Sum, count and largest value as fields, which windows on the heap keep packed as three longs. */
+    static final class Packed implements PackedAccumulator, java.io.Serializable {
+        long sum;
+        long count;
+        long max = Long.MIN_VALUE;
+
+        @Override
+        public int packedLongs() {
+            return 3;
+        }
+
+        @Override
+        public void packInto(long[] slots, int offset) {
+            slots[offset] = sum;
+            slots[offset + 1] = count;
+            slots[offset + 2] = max;
+        }
+
+        @Override
+        public void unpackFrom(long[] slots, int offset) {
+            sum = slots[offset];
+            count = slots[offset + 1];
+            max = slots[offset + 2];
+        }
+    }
+
+    /** {@link SumCountMax} over a {@link Packed} accumulator. */
+    static final class PackedSumCountMax implements AggregateFunction<Reading, Packed, String> {
+        @Override
+        public Packed createAccumulator() {
+            return new Packed();
+        }
+
+        @Override
+        public Packed add(Reading r, Packed acc) {
+            acc.sum += r.value();
+            acc.count++;
+            acc.max = Math.max(acc.max, r.value());
+            return acc;
+        }
+
+        @Override
+        public String getResult(Packed acc) {
+            return acc.sum + "/" + acc.count + "/" + acc.max;
+        }
+
+        @Override
+        public Packed merge(Packed a, Packed b) {
+            a.sum += b.sum;
+            a.count += b.count;
+            a.max = Math.max(a.max, b.max);
+            return a;
+        }
+    }
+
     /** "key@[start,end)=result". */
     static final class Label extends ProcessWindowFunction<String, String, String, TimeWindow> {
         @Override
@@ -110,6 +166,13 @@ public class LocalAggregationEquivalenceTest {
 
     /** {@code ratePerSecond}: the sources' pace, 0 for as fast as they go. */
     Outcome run(TimeWindows windows, boolean reduce, int sourceParallelism, boolean local, int maxKeys, double ratePerSecond) {
+        return run(windows, reduce ? null : new SumCountMax(), sourceParallelism, local, maxKeys, ratePerSecond);
+    }
+
+    /** {@code aggregate}: folds each window under {@link Label}; null for the reduce {@link Reading#followedBy}. */
+    Outcome run(TimeWindows windows, AggregateFunction<Reading, ?, String> aggregate, int sourceParallelism, boolean local,
+            int maxKeys, double ratePerSecond) {
+        boolean reduce = aggregate == null;
         PipelineConfig config = onBackend(new PipelineConfig().parallelism(2).localWindowAggregation(local).localWindowAggregationMaxKeys(maxKeys));
         Pipeline p = Pipeline.create(config);
         GeneratorSource.Builder<Reading> source = GeneratorSource.builder(Reading::of).count(EVENTS).timestamps(i -> TIMESTAMPS[(int) i]);
@@ -123,7 +186,7 @@ public class LocalAggregationEquivalenceTest {
         if (reduce) {
             windowed.reduce(Reading::followedBy).name("windows").map(r -> r.key() + "=" + r.trail() + "/" + r.value()).sinkTo(sink);
         } else {
-            windowed.aggregate(new SumCountMax(), new Label()).name("windows").sinkTo(sink);
+            windowed.aggregate(aggregate, new Label()).name("windows").sinkTo(sink);
         }
         JobResult result = p.execute("local aggregation " + local);
         List<String> lines = new ArrayList<>();
@@ -167,6 +230,20 @@ public class LocalAggregationEquivalenceTest {
     @Test
     void slidingAggregateUnderAProcessWindowFunction_withLocalAggregation_givesTheResultsOfRecordByRecord() {
         assertSameResults(Windows.sliding(Duration.ofMillis(90), Duration.ofMillis(30)), false);
+    }
+
+    /** Accumulators kept packed give the results of object accumulators, with and without local aggregation. */
+    @Test
+    void packedAccumulators_slidingAndTumbling_giveTheResultsOfObjectAccumulators() {
+        for (TimeWindows windows : new TimeWindows[] {Windows.sliding(Duration.ofMillis(90), Duration.ofMillis(30)),
+            Windows.tumbling(Duration.ofMillis(50))}) {
+            Outcome objects = run(windows, new SumCountMax(), 2, false, 16_384, 0);
+            assertThat(objects.results()).isNotEmpty();
+            assertThat(run(windows, new PackedSumCountMax(), 2, false, 16_384, 0).results()).as("%s", windows)
+                    .isEqualTo(objects.results());
+            assertThat(run(windows, new PackedSumCountMax(), 2, true, 3, 0).results()).as("%s, partials", windows)
+                    .isEqualTo(objects.results());
+        }
     }
 
     @Test

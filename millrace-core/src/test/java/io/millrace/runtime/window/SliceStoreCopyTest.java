@@ -1,6 +1,7 @@
 package io.millrace.runtime.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
@@ -44,9 +45,15 @@ class SliceStoreCopyTest {
     /** A backend with a registered slice store. */
     private static final class Store {
         final HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
-        final SliceStore store = new SliceStore("s", 0, 128);
+        final SliceStore store;
 
         Store() {
+            this(null);
+        }
+
+        /** A store whose slice tables pack values with {@code packing} (null: objects). */
+        Store(Packing packing) {
+            store = new SliceStore("s", 0, 128, packing);
             backend.registerGroupedState("s", store);
         }
 
@@ -89,8 +96,13 @@ class SliceStoreCopyTest {
     }
 
     private static void checkSnapshotMoment(UnaryOperator<Object> change) throws Exception {
+        checkSnapshotMoment(change, null, null);
+    }
+
+    /** The live store packs with {@code live}, the restored one with {@code restoredWith} (null: objects). */
+    private static void checkSnapshotMoment(UnaryOperator<Object> change, Packing packing, Packing restoredWith) throws Exception {
         Random random = new Random(5);
-        Store live = new Store();
+        Store live = new Store(packing);
         List<String> keys = keys(2_000);
         for (String k : keys) {
             live.update(random.nextInt(3) * 10L, k, change);
@@ -103,7 +115,7 @@ class SliceStoreCopyTest {
         live.update(40, "a new key in a new slice", change);
         assertThat(live.dump()).isNotEqualTo(expected);
 
-        Store restored = new Store();
+        Store restored = new Store(restoredWith);
         SnapshotImage.write(snapshot, ALL).restoreInto(restored.backend);
         assertThat(restored.dump()).isEqualTo(expected);
     }
@@ -122,6 +134,39 @@ class SliceStoreCopyTest {
             ((Box) v).n++;
             return v;
         });
+    }
+
+    /** Adds one record of {@code value} to a {@link Ev.Sum} in place (a new one for null). */
+    private static UnaryOperator<Object> addToSum(long value) {
+        return v -> {
+            Ev.Sum sum = v == null ? new Ev.PackedSumCount().createAccumulator() : (Ev.Sum) v;
+            return new Ev.PackedSumCount().add(new Ev("x", value), sum);
+        };
+    }
+
+    @Test
+    void packedValuesChangedAfterTheSnapshot_doNotShowInIt_andRestorePackedOrAsObjects() throws Exception {
+        Packing packing = Packing.of(new Ev.PackedSumCount());
+        checkSnapshotMoment(addToSum(3), packing, packing);
+        checkSnapshotMoment(addToSum(3), packing, null);
+        checkSnapshotMoment(addToSum(3), null, packing);
+    }
+
+    @Test
+    void aGroupOfPackedValuesIsCopied() {
+        Store s = new Store(Packing.of(new Ev.PackedSumCount()));
+        s.update(0, "k1", addToSum(1));
+        assertThat(s.store.capture().copyGroup(KeyGroups.keyGroupFor("k1", 128))).isNotNull();
+    }
+
+    @Test
+    void anAccumulatorThatDoesNotPackLikeTheFirst_failsNamingBothClasses() {
+        Store s = new Store(Packing.of(new Ev.PackedSumCount()));
+        assertThatThrownBy(() -> s.update(0, "k1", v -> new Box(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(Ev.PackedSumCount.class.getName())
+                .hasMessageContaining(Box.class.getName())
+                .hasMessageContaining(Ev.Sum.class.getName() + ", packs 2 longs");
     }
 
     @Test

@@ -30,6 +30,11 @@ class SliceTableWindowOperatorTest {
         return new WindowSpec(windows, null, lateness, LATE, null, new Ev.SumCount(), new Ev.Recording<long[]>());
     }
 
+    /** {@link #spec} whose accumulators are {@linkplain io.millrace.api.functions.PackedAccumulator packed}. */
+    private static WindowSpec packedSpec(TimeWindows windows, long lateness) {
+        return new WindowSpec(windows, null, lateness, LATE, null, new Ev.PackedSumCount(), new Ev.Recording<long[]>());
+    }
+
     /** A harness that checkpoints the operator and restores a fresh one after every input. */
     @SuppressWarnings("unchecked")
     private static OneInputOperatorHarness<Object, Object> open(Supplier<OneInputOperator<?, ?>> operator) throws Exception {
@@ -89,6 +94,55 @@ class SliceTableWindowOperatorTest {
             assertThat(fast.metrics().lateRecordsDiverted).isEqualTo(timers.metrics().lateRecordsDiverted);
             assertThat(fast.backend().entryCount()).isZero();
             assertThat(fast.numEventTimeTimers()).isZero();
+        }
+    }
+
+    /**
+     * Packed accumulators: the same results as object accumulators on the timer-driven operator, through late
+     * refirings, windows of one and of several slices, and a checkpoint and restore after every input.
+     */
+    @Test
+    void packedAccumulators_giveTheResultsOfObjectAccumulators_acrossLatenessAndRestores() throws Exception {
+        TimeWindows[] shapes = {Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)), Windows.tumbling(Duration.ofMillis(20))};
+        for (int s = 0; s < shapes.length; s++) {
+            TimeWindows shape = shapes[s];
+            var packed = open(() -> new TimeWindowOperator(packedSpec(shape, 25)));
+            var timers = open(() -> new SlicingWindowOperator(spec(shape, 25)));
+            feed(packed, 31 + s, 3_000, 8, 40);
+            feed(timers, 31 + s, 3_000, 8, 40);
+
+            SliceTableWindowOperator chosen = (SliceTableWindowOperator) ((TimeWindowOperator) packed.operator()).chosen();
+            assertThat(chosen.packsAccumulators()).isTrue();
+            List<String> expected = describe(timers);
+            assertThat(expected).as("some windows fire again").anyMatch(line -> line.contains(" #2 "));
+            assertThat(describe(packed)).as("shape %s", s).isEqualTo(expected);
+            assertThat(packed.sideOutput(LATE)).isEqualTo(timers.sideOutput(LATE));
+            assertThat(packed.backend().entryCount()).isZero();
+        }
+    }
+
+    /** A result that is the packed accumulator itself stays as it was when fired, in windows of one and of several slices. */
+    @Test
+    void packedAccumulatorsReturnedAsResults_areNotChangedByLaterFirings() throws Exception {
+        for (TimeWindows shape : new TimeWindows[] {Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)),
+            Windows.tumbling(Duration.ofMillis(20))}) {
+            var itself = openOnce(new TimeWindowOperator(
+                    new WindowSpec(shape, null, 0, LATE, null, new Ev.SumItself(), new Ev.Recording<Ev.Sum>())));
+            var timers = openOnce(new SlicingWindowOperator(spec(shape, 0)));
+            feed(itself, 41, 2_000, 30, 25);
+            feed(timers, 41, 2_000, 30, 25);
+            List<String> expected = new ArrayList<>();
+            for (String line : describe(timers)) {
+                expected.add(line.substring(0, line.indexOf(" #")) + " " + line.substring(line.indexOf(" #") + 4));
+            }
+            List<String> seen = new ArrayList<>();
+            for (Emitted<Object> e : itself.output()) {
+                Ev.Fired f = (Ev.Fired) e.value();
+                seen.add(f.key() + " " + f.window() + " " + ((Ev.Sum) f.elements().get(0)).sum + "/"
+                        + ((Ev.Sum) f.elements().get(0)).count + " @" + e.timestamp());
+            }
+            seen.sort(null);
+            assertThat(seen).isNotEmpty().isEqualTo(expected);
         }
     }
 

@@ -4,6 +4,7 @@ import io.millrace.api.DataStream;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeyedProcessFunction;
+import io.millrace.api.functions.PackedAccumulator;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.state.StateTtlConfig;
@@ -34,50 +35,77 @@ final class TelemetryQueries {
         };
     }
 
-    /** Sum and count in place; the result is the accumulator itself (read-only downstream). */
-    static final class Average implements AggregateFunction<Reading, Rows.Mean, Rows.Mean> {
+    /**
+     * A sum and a count, updated in place: {@link Rows.Mean}'s fields, packed into two longs so that sliding
+     * windows keep them as numbers (see {@link PackedAccumulator}).
+     */
+    static final class Mean implements PackedAccumulator, java.io.Serializable {
         private static final long serialVersionUID = 1L;
+        double sum;
+        long n;
 
         @Override
-        public Rows.Mean createAccumulator() {
-            return new Rows.Mean();
+        public int packedLongs() {
+            return 2;
         }
 
         @Override
-        public Rows.Mean add(Reading r, Rows.Mean acc) {
+        public void packInto(long[] slots, int offset) {
+            slots[offset] = Double.doubleToRawLongBits(sum);
+            slots[offset + 1] = n;
+        }
+
+        @Override
+        public void unpackFrom(long[] slots, int offset) {
+            sum = Double.longBitsToDouble(slots[offset]);
+            n = slots[offset + 1];
+        }
+    }
+
+    /** Sum and count in place; the result is the accumulator itself (read-only downstream). */
+    static final class Average implements AggregateFunction<Reading, Mean, Mean> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Mean createAccumulator() {
+            return new Mean();
+        }
+
+        @Override
+        public Mean add(Reading r, Mean acc) {
             acc.sum += r.value();
             acc.n++;
             return acc;
         }
 
         @Override
-        public Rows.Mean getResult(Rows.Mean acc) {
+        public Mean getResult(Mean acc) {
             return acc;
         }
 
         @Override
-        public Rows.Mean merge(Rows.Mean a, Rows.Mean b) {
+        public Mean merge(Mean a, Mean b) {
             a.sum += b.sum;
             a.n += b.n;
             return a;
         }
     }
 
-    static final class SensorAverageOf extends ProcessWindowFunction<Rows.Mean, Rows.SensorAverage, Long, TimeWindow> {
+    static final class SensorAverageOf extends ProcessWindowFunction<Mean, Rows.SensorAverage, Long, TimeWindow> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public void process(Long sensor, Context<TimeWindow> ctx, Iterable<Rows.Mean> means, Collector<Rows.SensorAverage> out) {
-            Rows.Mean m = means.iterator().next();
+        public void process(Long sensor, Context<TimeWindow> ctx, Iterable<Mean> means, Collector<Rows.SensorAverage> out) {
+            Mean m = means.iterator().next();
             out.collect(new Rows.SensorAverage(sensor, ctx.window().end(), m.sum / m.n));
         }
     }
 
-    static final class RunCycleOf extends ProcessWindowFunction<Rows.Mean, Rows.RunCycle, Long, TimeWindow> {
+    static final class RunCycleOf extends ProcessWindowFunction<Mean, Rows.RunCycle, Long, TimeWindow> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public void process(Long machine, Context<TimeWindow> ctx, Iterable<Rows.Mean> means, Collector<Rows.RunCycle> out) {
+        public void process(Long machine, Context<TimeWindow> ctx, Iterable<Mean> means, Collector<Rows.RunCycle> out) {
             out.collect(new Rows.RunCycle(machine, ctx.window().start(), ctx.window().end(), means.iterator().next().n));
         }
     }
