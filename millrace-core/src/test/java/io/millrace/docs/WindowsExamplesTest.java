@@ -9,6 +9,7 @@ import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.PackedAccumulator;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.ManualClock;
@@ -152,6 +153,79 @@ class WindowsExamplesTest {
             results.add(out.results().stream().sorted().toList());
         }
         assertThat(results.get(0)).hasSizeGreaterThan(50).isEqualTo(results.get(1));
+    }
+
+    // tag::packed-average[]
+    /** A sum and a count, kept by windows as two longs per key and slice instead of as an object. */
+    static final class SumCount implements PackedAccumulator, java.io.Serializable {
+        double sum;
+        long count;
+
+        @Override
+        public int packedLongs() {
+            return 2;
+        }
+
+        @Override
+        public void packInto(long[] slots, int offset) {
+            slots[offset] = Double.doubleToRawLongBits(sum);
+            slots[offset + 1] = count;
+        }
+
+        @Override
+        public void unpackFrom(long[] slots, int offset) {
+            sum = Double.longBitsToDouble(slots[offset]);
+            count = slots[offset + 1];
+        }
+    }
+
+    /** {@link Average} over a packed accumulator. */
+    static final class PackedAverage implements AggregateFunction<Reading, SumCount, Double> {
+        @Override
+        public SumCount createAccumulator() {
+            return new SumCount();
+        }
+
+        @Override
+        public SumCount add(Reading r, SumCount acc) {
+            acc.sum += r.value();
+            acc.count++;
+            return acc;
+        }
+
+        @Override
+        public Double getResult(SumCount acc) {
+            return acc.sum / acc.count;
+        }
+
+        @Override
+        public SumCount merge(SumCount a, SumCount b) {
+            a.sum += b.sum;
+            a.count += b.count;
+            return a;
+        }
+    }
+    // end::packed-average[]
+
+    @Test
+    void packedAccumulators_giveTheResultsOfObjectOnes() {
+        List<Reading> list = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            list.add(new Reading("mill-" + i % 4, "vibration", i % 17, i * 7_000L));
+        }
+        List<List<String>> results = new ArrayList<>();
+        for (boolean packed : new boolean[] {true, false}) {
+            Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(2));
+            CollectSink<String> out = new CollectSink<>();
+            var windowed = readings(pipeline, list.toArray(Reading[]::new))
+                    .keyBy(Reading::machine)
+                    .window(Windows.sliding(Duration.ofMinutes(5), Duration.ofSeconds(30)));
+            (packed ? windowed.aggregate(new PackedAverage(), new Label()) : windowed.aggregate(new Average(), new Label()))
+                    .sinkTo(out);
+            pipeline.execute("sliding averages, packed " + packed);
+            results.add(out.results().stream().sorted().toList());
+        }
+        assertThat(results.get(0)).hasSizeGreaterThan(100).isEqualTo(results.get(1));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.millrace.bench.millrace;
 import io.millrace.api.DataStream;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.PackedAccumulator;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.Windows;
@@ -64,27 +65,48 @@ final class NexmarkQueries {
     }
 
     /** Bids per auction and window, counted in place. */
-    static final class CountBids implements AggregateFunction<Bid, Rows.Count, Long> {
+    /** {@link Rows.Count}'s one field, packed into one long (see {@link PackedAccumulator}). */
+    static final class Count implements PackedAccumulator, java.io.Serializable {
         private static final long serialVersionUID = 1L;
+        long n;
 
         @Override
-        public Rows.Count createAccumulator() {
-            return new Rows.Count();
+        public int packedLongs() {
+            return 1;
         }
 
         @Override
-        public Rows.Count add(Bid value, Rows.Count acc) {
+        public void packInto(long[] slots, int offset) {
+            slots[offset] = n;
+        }
+
+        @Override
+        public void unpackFrom(long[] slots, int offset) {
+            n = slots[offset];
+        }
+    }
+
+    static final class CountBids implements AggregateFunction<Bid, Count, Long> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Count createAccumulator() {
+            return new Count();
+        }
+
+        @Override
+        public Count add(Bid value, Count acc) {
             acc.n++;
             return acc;
         }
 
         @Override
-        public Long getResult(Rows.Count acc) {
+        public Long getResult(Count acc) {
             return acc.n;
         }
 
         @Override
-        public Rows.Count merge(Rows.Count a, Rows.Count b) {
+        public Count merge(Count a, Count b) {
             a.n += b.n;
             return a;
         }
