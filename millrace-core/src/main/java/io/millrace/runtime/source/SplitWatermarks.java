@@ -28,10 +28,10 @@ final class SplitWatermarks<T> implements ReaderOutput.SplitOutput<T>, Watermark
     @Override
     public void collect(T value, long timestamp) {
         if (!sawRecordSinceCheck) {
-            // activity is stamped once per poll, not per record
+            // activity is stamped once per poll, not per record, with the poll's time
             sawRecordSinceCheck = true;
             used = true;
-            lastActivity = owner.clock().millis();
+            lastActivity = owner.pollMillis();
             idle = false;
         }
         owner.emitRecord(value, timestamp, this);

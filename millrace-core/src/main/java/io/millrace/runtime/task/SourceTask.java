@@ -69,12 +69,12 @@ public final class SourceTask extends Task {
             source.restoreWatermark(restoredWatermark);
             source.start(splits);
             while (!host.cancelled()) {
-                runMailsAndTimers();
+                long now = runMailsAndTimers();
                 if (!writersWritable()) {
                     pauseForBackpressure();
                     continue;
                 }
-                InputStatus status = source.poll();
+                InputStatus status = source.poll(now);
                 publishIdle(source.isIdle());
                 if (status == InputStatus.END_OF_INPUT) {
                     publishIdle(false);
