@@ -23,13 +23,4 @@ public interface SourceReader<T, S extends SourceSplit> extends AutoCloseable {
 
     @Override
     void close() throws Exception;
-
-    /**
-     * After {@code pollNext} returned {@link InputStatus#NOTHING_AVAILABLE}: how many nanoseconds until this
-     * reader expects to have input, so that the source task waits that long instead of its default millisecond
-     * (a paced generator knows when its next record is due); 0 or less when it cannot tell.
-     */
-    default long nanosUntilAvailable() {
-        return 0;
-    }
 }

@@ -51,11 +51,6 @@ final class GeneratorReader<T> implements SourceReader<T, IndexRange> {
     }
 
     @Override
-    public long nanosUntilAvailable() {
-        return limit == null ? 0 : limit.nanosUntilNext();
-    }
-
-    @Override
     public InputStatus pollNext(ReaderOutput<T> output) {
         if (cursors.isEmpty()) {
             return noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;

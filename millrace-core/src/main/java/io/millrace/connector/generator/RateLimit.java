@@ -17,7 +17,6 @@ final class RateLimit {
     private long startNanos;
     private boolean started;
     private long granted;
-    private long lastNow;
 
     /** {@code recordsPerSecond} must be positive and finite. */
     RateLimit(Clock clock, double recordsPerSecond, Origin origin) {
@@ -29,7 +28,6 @@ final class RateLimit {
     /** How many records may be emitted now, at most {@code max}; counts them as emitted. */
     long permits(long max) {
         long now = clock.nanoTime();
-        lastNow = now;
         if (!started) {
             started = true;
             startNanos = origin.at(now);
@@ -41,15 +39,6 @@ final class RateLimit {
         }
         granted += n;
         return n;
-    }
-
-    /** Nanoseconds from the last {@link #permits} call until the next record is due (at least 1). */
-    long nanosUntilNext() {
-        long elapsed = (long) Math.ceil((granted + 1) / perNano);
-        while ((long) (elapsed * perNano) < granted + 1) {
-            elapsed++; // the division above may round below what permits() will compute
-        }
-        return Math.max(1, startNanos + elapsed - lastNow);
     }
 
     /** The start time of the pacing, shared by the readers of one start of a job. Thread-safe. */

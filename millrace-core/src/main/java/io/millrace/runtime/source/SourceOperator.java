@@ -111,11 +111,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         return status;
     }
 
-    /** The reader's {@link SourceReader#nanosUntilAvailable}. */
-    public long nanosUntilAvailable() {
-        return reader.nanosUntilAvailable();
-    }
-
     /** The time of the poll in progress (clock milliseconds). */
     long pollMillis() {
         return pollMillis;

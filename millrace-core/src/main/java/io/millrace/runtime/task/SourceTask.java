@@ -85,8 +85,7 @@ public final class SourceTask extends Task {
                 }
                 if (status == InputStatus.NOTHING_AVAILABLE) {
                     beforeWaiting();
-                    long expected = source.nanosUntilAvailable();
-                    idleWait(expected > 0 ? Math.min(expected, NOTHING_AVAILABLE_PARK_NANOS) : NOTHING_AVAILABLE_PARK_NANOS);
+                    idleWait(NOTHING_AVAILABLE_PARK_NANOS);
                 } else {
                     flushIfDue();
                 }

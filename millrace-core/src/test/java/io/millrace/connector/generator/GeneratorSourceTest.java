@@ -126,30 +126,6 @@ class GeneratorSourceTest {
         }
     }
 
-    /** A paced reader with nothing due says when its next record is, so that the source task waits just that long. */
-    @Test
-    void whenRateLimitedAndNothingIsDue_thenTheReaderSaysWhenTheNextRecordIs() throws Exception {
-        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(10_000).ratePerSecond(400).build();
-        // two subtasks: this reader gets a record every 5 ms
-        SourceReader<Long, IndexRange> reader = source.createReader(new TestReaderContext(0, 2, clock, "gen"));
-        reader.addSplits(List.of(source.createSplits(2).get(0)));
-        reader.noMoreSplits();
-        RecordingOutput<Long> out = new RecordingOutput<>();
-        Random random = new Random(9);
-        for (int record = 1; record <= 20; record++) {
-            clock.advance(Duration.ofMillis(random.nextInt(4))); // the manual clock moves in whole milliseconds
-            assertThat(reader.pollNext(out)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
-            long wait = reader.nanosUntilAvailable();
-            assertThat(wait).isPositive().isLessThanOrEqualTo(5_000_001);
-            long waitMillis = (wait + 999_999) / 1_000_000;
-            clock.advance(Duration.ofMillis(waitMillis - 1));
-            assertThat(reader.pollNext(out)).as("a millisecond early").isEqualTo(InputStatus.NOTHING_AVAILABLE);
-            clock.advance(Duration.ofMillis(1));
-            drain(reader, out);
-            assertThat(out.values).as("after waiting as told").hasSize(record);
-        }
-    }
-
     /** Polls until the reader has nothing more now; returns how many records it emitted. */
     private static int drain(SourceReader<Long, IndexRange> reader, RecordingOutput<Long> out) throws Exception {
         int before = out.values.size();
