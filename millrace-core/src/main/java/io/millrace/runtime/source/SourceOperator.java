@@ -43,8 +43,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     private long emittedWatermark = Long.MIN_VALUE;
     private boolean idle;
     private boolean ended;
-    /** The clock's milliseconds at the start of the current poll. */
-    private long pollMillis;
 
     public SourceOperator(
             SourceReader<T, SourceSplit> reader,
@@ -85,7 +83,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         reader.addSplits(assigned);
         reader.noMoreSplits();
         long now = clock.millis();
-        pollMillis = now;
         for (SourceSplit s : assigned) {
             splitState(s.splitId()).lastActivity = now;
         }
@@ -93,27 +90,13 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
 
     /** Reads what is available now; returns the reader's status. */
     public InputStatus poll() throws Exception {
-        return poll(clock.millis());
-    }
-
-    /**
-     * {@link #poll()}, given the clock's milliseconds just read by the caller: a split's activity and the idleness
-     * of splits are judged by that time, so that a poll that yields a few records costs no clock reads of its own.
-     */
-    public InputStatus poll(long now) throws Exception {
-        pollMillis = now;
         InputStatus status = reader.pollNext(this);
         if (status == InputStatus.END_OF_INPUT) {
             ended = true;
             return status;
         }
-        updateWatermark(now);
+        updateWatermark(clock.millis());
         return status;
-    }
-
-    /** The time of the poll in progress (clock milliseconds). */
-    long pollMillis() {
-        return pollMillis;
     }
 
     /** Recomputes the combined watermark and idleness; emits what changed. */

@@ -28,10 +28,10 @@ final class SplitWatermarks<T> implements ReaderOutput.SplitOutput<T>, Watermark
     @Override
     public void collect(T value, long timestamp) {
         if (!sawRecordSinceCheck) {
-            // activity is stamped once per poll, not per record, with the poll's time
+            // activity is stamped once per poll, not per record
             sawRecordSinceCheck = true;
             used = true;
-            lastActivity = owner.pollMillis();
+            lastActivity = owner.clock().millis();
             idle = false;
         }
         owner.emitRecord(value, timestamp, this);

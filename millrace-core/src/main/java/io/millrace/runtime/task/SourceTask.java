@@ -69,12 +69,12 @@ public final class SourceTask extends Task {
             source.restoreWatermark(restoredWatermark);
             source.start(splits);
             while (!host.cancelled()) {
-                long now = runMailsAndTimers();
+                runMailsAndTimers();
                 if (!writersWritable()) {
                     pauseForBackpressure();
                     continue;
                 }
-                InputStatus status = source.poll(now);
+                InputStatus status = source.poll();
                 publishIdle(source.isIdle());
                 if (status == InputStatus.END_OF_INPUT) {
                     publishIdle(false);

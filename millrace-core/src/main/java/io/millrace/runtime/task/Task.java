@@ -142,11 +142,8 @@ public abstract class Task implements Runnable {
     /** Processes input until it ends or the job is cancelled. */
     protected abstract void runLoop() throws Exception;
 
-    /**
-     * Runs queued mails and, when the clock moved, processing-time callbacks; returns the clock's milliseconds
-     * read after the mails, for the caller to use until its next call (one clock read per loop turn).
-     */
-    protected final long runMailsAndTimers() throws Exception {
+    /** Runs queued mails and, when the clock moved, processing-time callbacks. */
+    protected final void runMailsAndTimers() throws Exception {
         Runnable mail;
         while ((mail = mailbox.poll()) != null) {
             mail.run();
@@ -158,7 +155,6 @@ public abstract class Task implements Runnable {
                 m.operator().advanceProcessingTime(now);
             }
         }
-        return now;
     }
 
     protected final boolean hasMail() {
