@@ -39,6 +39,11 @@ final class Packing {
 
     /** Writes {@code acc} at {@code offset}; fails naming the class when it is not packed {@link #width} wide. */
     void pack(Object acc, long[] slots, int offset) {
+        // the first accumulator's class was checked when this packing was made; any other is checked here
+        if (acc != null && acc.getClass() == firstClass) {
+            ((PackedAccumulator) acc).packInto(slots, offset);
+            return;
+        }
         if (!(acc instanceof PackedAccumulator packed) || packed.packedLongs() != width) {
             throw new IllegalStateException("aggregate function " + function.getClass().getName()
                     + " returned an accumulator of " + (acc == null ? "null" : acc.getClass().getName())

@@ -128,11 +128,6 @@ final class SliceTable {
         return packing == null ? values[position] : packing.unpack(packed, position * packing.width, into);
     }
 
-    /** Whether values are packed, so that {@link #valueInto} needs an instance to fill. */
-    boolean packed() {
-        return packing != null;
-    }
-
     void setValue(int position, Object value) {
         if (packing == null) {
             values[position] = value;

@@ -268,9 +268,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         for (int i = from; i < to; i++) {
             SliceTable t = store.slices.at(i)[group];
             if (t != null) {
-                boolean packed = t.packed();
                 for (int p = 0; p < t.size(); p++) {
-                    keys.add(t.key(p), t.hash(p), packed ? t : t.value(p), p);
+                    keys.add(t.key(p), t.hash(p), packing != null ? t : t.value(p), p);
                 }
             }
         }
@@ -284,31 +283,13 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
                 if (packing == null) {
                     keys.collect(k, windowSlices);
                 } else {
-                    collectPacked(keys, k);
+                    keys.collectPacked(k, windowSlices, fireScratch, packing);
                 }
                 heap.setCurrentKey(key, group + firstGroup);
                 emit(key, window, 0);
             }
         } finally {
             keys.clear();
-        }
-    }
-
-    /**
-     * Puts the packed accumulators of key {@code k} into {@link #windowSlices}: a new instance when there is one
-     * (the result may be the accumulator itself), else reused instances that the aggregation merges into a new one.
-     */
-    private void collectPacked(WindowKeys keys, int k) {
-        int entry = keys.firstEntry(k);
-        if (keys.nextEntry(entry) < 0) {
-            windowSlices.add(((SliceTable) keys.holder(entry)).value(keys.position(entry)));
-            return;
-        }
-        for (int i = 0; entry >= 0; entry = keys.nextEntry(entry), i++) {
-            if (i == fireScratch.size()) {
-                fireScratch.add(packing.newInstance());
-            }
-            windowSlices.add(((SliceTable) keys.holder(entry)).valueInto(keys.position(entry), fireScratch.get(i)));
         }
     }
 

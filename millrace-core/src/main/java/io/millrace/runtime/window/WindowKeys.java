@@ -8,8 +8,8 @@ import java.util.List;
  * Scratch space for firing one window in one key group: the distinct keys of the window's slice tables, in
  * order of first appearance, each with its accumulators in the order added (oldest slice first). One hash
  * lookup per (key, slice) entry, however many slices the window has. An accumulator is given either as itself or,
- * when its table {@linkplain SliceTable#packed packs} values, as its table and position ({@link #holder},
- * {@link #position}). Reused across firings; task thread only.
+ * when its table packs values ({@link Packing}), as its table and position there ({@link #collectPacked}). Reused
+ * across firings; task thread only.
  */
 final class WindowKeys {
     private Object[] keys = new Object[16];
@@ -85,23 +85,24 @@ final class WindowKeys {
         return n;
     }
 
-    /** The first accumulator entry of key {@code i}; entries go on with {@link #nextEntry} until it is -1. */
-    int firstEntry(int i) {
-        return first[i];
-    }
-
-    int nextEntry(int entry) {
-        return next[entry];
-    }
-
-    /** The accumulator of an entry, or the table that packs it. */
-    Object holder(int entry) {
-        return accs[entry];
-    }
-
-    /** The position of a packed entry's accumulator in its table ({@link #holder}). */
-    int position(int entry) {
-        return positions[entry];
+    /**
+     * Puts the packed accumulators of key {@code i} into {@code out}, in the order added (each given as its table
+     * and position): a new instance when the key has one (a result may be the accumulator itself), else the
+     * instances of {@code scratch}, one per slice, made by {@code packing} as needed, which the aggregation merges
+     * into a new one.
+     */
+    void collectPacked(int i, List<Object> out, List<Object> scratch, Packing packing) {
+        int a = first[i];
+        if (next[a] < 0) {
+            out.add(((SliceTable) accs[a]).value(positions[a]));
+            return;
+        }
+        for (int j = 0; a >= 0; a = next[a], j++) {
+            if (j == scratch.size()) {
+                scratch.add(packing.newInstance());
+            }
+            out.add(((SliceTable) accs[a]).valueInto(positions[a], scratch.get(j)));
+        }
     }
 
     /** Puts the accumulators of key {@code i} into {@code out}, in the order added. */

@@ -64,7 +64,6 @@ final class NexmarkQueries {
         return events.filter(e -> e instanceof Auction).map(e -> (Auction) e).name("auctions");
     }
 
-    /** Bids per auction and window, counted in place. */
     /** {@link Rows.Count}'s one field, packed into one long (see {@link PackedAccumulator}). */
     static final class Count implements PackedAccumulator, java.io.Serializable {
         private static final long serialVersionUID = 1L;
@@ -86,6 +85,7 @@ final class NexmarkQueries {
         }
     }
 
+    /** Bids per auction and window, counted in place. */
     static final class CountBids implements AggregateFunction<Bid, Count, Long> {
         private static final long serialVersionUID = 1L;
 
