@@ -43,7 +43,8 @@ import java.util.stream.Stream;
  * directories and of the checkpoint directory, and the checkpoints taken (count, largest, mean duration).
  *
  * <p>Options: {@code --keys} (20M), {@code --passes} (2), {@code --parallelism} (2), {@code --checkpoint-interval-ms}
- * (10000), {@code --managed-memory} (256mb), {@code --dir} (a new temporary directory, deleted afterwards). Meant
+ * (10000), {@code --managed-memory} (256mb), {@code --dir} (a new temporary directory, deleted afterwards), {@code --rate}
+ * (events per second, 0 for as fast as the job goes; a paced run lasts long enough for checkpoints to be taken). Meant
  * for a small heap: {@code ./millrace-bench --suite large-state} runs it with {@code -Xmx256m}.
  */
 public final class LargeState {
@@ -69,7 +70,7 @@ public final class LargeState {
 
     static Map<String, String> options(String... args) {
         Map<String, String> o = new LinkedHashMap<>(Map.of("keys", "20M", "passes", "2", "parallelism", "2",
-                "checkpoint-interval-ms", "10000", "managed-memory", "256mb", "dir", ""));
+                "checkpoint-interval-ms", "10000", "managed-memory", "256mb", "dir", "", "rate", "0"));
         for (int k = 0; k + 1 < args.length; k += 2) {
             String name = args[k].replaceFirst("^--", "");
             if (!o.containsKey(name)) {
@@ -99,7 +100,7 @@ public final class LargeState {
             }
             complete.set(0);
             overCounted.set(0);
-            Pipeline pipeline = build(config, keys, passes);
+            Pipeline pipeline = build(config, keys, passes, Double.parseDouble(o.get("rate")));
             long start = System.nanoTime();
             JobHandle job = pipeline.executeAsync("large-state");
             long peakState = 0;
@@ -127,10 +128,14 @@ public final class LargeState {
         }
     }
 
-    /** The pipeline: generator (keys × passes indices) → keyBy(index % keys) → count → sink. */
-    static Pipeline build(PipelineConfig config, long keys, int passes) {
+    /** The pipeline: generator (keys × passes indices, paced when {@code rate} > 0) → keyBy(index % keys) → count → sink. */
+    static Pipeline build(PipelineConfig config, long keys, int passes, double rate) {
         Pipeline pipeline = Pipeline.create(config);
-        pipeline.fromSource(GeneratorSource.<Long>builder(i -> i).count(keys * passes).build(), WatermarkStrategy.<Long>noWatermarks(), "indices")
+        GeneratorSource.Builder<Long> indices = GeneratorSource.<Long>builder(i -> i).count(keys * passes);
+        if (rate > 0) {
+            indices.ratePerSecond(rate);
+        }
+        pipeline.fromSource(indices.build(), WatermarkStrategy.<Long>noWatermarks(), "indices")
                 .uid("indices")
                 .keyBy(i -> i % keys)
                 .process(new Count(passes)).name("counts").uid("counts")

@@ -17,7 +17,10 @@ class LargeStateSmokeTest {
     @Test
     void onFiftyThousandKeys_everyKeyReachesTwo_noCountGoesPast_andCheckpointsHoldTheState() throws Exception {
         LargeState.Outcome o = LargeState.run(LargeState.options("--keys", "50k", "--checkpoint-interval-ms", "50",
-                "--managed-memory", "16mb", "--dir", dir.toString()), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+                "--managed-memory", "16mb", "--dir", dir.toString(),
+                // paced to about a second so that checkpoints are taken meanwhile even on a fast machine (unpaced, the
+                // job once ended before its first 50 ms checkpoint)
+                "--rate", "100000"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
         assertThat(o.complete()).isEqualTo(50_000);
         assertThat(o.overCounted()).isZero();
