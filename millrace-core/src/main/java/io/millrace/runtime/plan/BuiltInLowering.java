@@ -1,7 +1,10 @@
 package io.millrace.runtime.plan;
 
+import io.millrace.api.functions.FilterFunction;
+import io.millrace.api.functions.MapFunction;
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;
+import io.millrace.runtime.operator.ClassCopies;
 import io.millrace.runtime.operator.FilterOperator;
 import io.millrace.runtime.operator.FlatMapOperator;
 import io.millrace.runtime.operator.MapOperator;
@@ -11,6 +14,7 @@ import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.operator.TimestampsOperator;
 import io.millrace.runtime.operator.TwoPhaseCommitSinkOperator;
 import io.millrace.api.sink.TwoPhaseCommitSink;
+import java.lang.invoke.MethodHandles;
 
 /** Lowers the stateless built-in specs of {@link Specs}. */
 public final class BuiltInLowering implements SpecLowering {
@@ -27,9 +31,9 @@ public final class BuiltInLowering implements SpecLowering {
     @Override
     public StreamOperator<?> create(OperatorSpec spec) {
         if (spec instanceof Specs.MapSpec<?, ?> s) {
-            return new MapOperator<>(s.function());
+            return copyFor(MapOperator.class, MapFunction.class, s.function());
         } else if (spec instanceof Specs.FilterSpec<?> s) {
-            return new FilterOperator<>(s.function());
+            return copyFor(FilterOperator.class, FilterFunction.class, s.function());
         } else if (spec instanceof Specs.FlatMapSpec<?, ?> s) {
             return new FlatMapOperator<>(s.function());
         } else if (spec instanceof Specs.ProcessSpec<?, ?> s) {
@@ -42,5 +46,19 @@ public final class BuiltInLowering implements SpecLowering {
             return new SinkOperator<>(s.sink());
         }
         throw new IllegalArgumentException("not a built-in spec: " + spec);
+    }
+
+    /**
+     * An instance of {@code operator}'s copy for the class of {@code function} (see {@link ClassCopies}), made by
+     * its constructor taking a {@code functionType}.
+     */
+    private static StreamOperator<?> copyFor(Class<?> operator, Class<?> functionType, Object function) {
+        MethodHandles.Lookup lookup;
+        try {
+            lookup = MethodHandles.privateLookupIn(operator, MethodHandles.lookup());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("no access to " + operator.getName(), e);
+        }
+        return ClassCopies.newInstance(lookup, operator, StreamOperator.class, function.getClass(), new Class<?>[] {functionType}, function);
     }
 }

@@ -15,6 +15,7 @@ import io.millrace.runtime.exchange.Channel;
 import io.millrace.runtime.exchange.RecordWriter;
 import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.operator.ClassCopies;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.operator.Output;
 import io.millrace.runtime.operator.StreamOperator;
@@ -29,6 +30,7 @@ import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -226,7 +228,10 @@ public final class TaskWiring {
         for (Edge e : edges) {
             Output<Object> o;
             if (e.chained()) {
-                o = new ChainedOutput<>((OneInputOperator<Object, ?>) ops.get(e.to()), counter, metrics.get(e.to()));
+                // a copy of ChainedOutput per class of the next operator, so that its call is not shared (ClassCopies)
+                o = ClassCopies.newInstance(MethodHandles.lookup(), ChainedOutput.class, Output.class, ops.get(e.to()).getClass(),
+                        new Class<?>[] {OneInputOperator.class, OperatorMetricGroup.class, OperatorMetricGroup.class},
+                        ops.get(e.to()), counter, metrics.get(e.to()));
             } else {
                 o = new NetworkOutput<>(writers.get(e)[subtask], counter);
             }

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.millrace.api.functions.MapFunction;
 import io.millrace.api.plan.LogicalNode;
 import io.millrace.api.plan.Specs;
-import io.millrace.runtime.operator.MapOperator;
 import java.lang.reflect.Field;
 import org.junit.jupiter.api.Test;
 
 class OperatorCopiesTest {
     private static Object functionOf(Object operator) throws ReflectiveOperationException {
-        Field f = MapOperator.class.getDeclaredField("function");
+        Field f = operator.getClass().getDeclaredField("function"); // a copy of MapOperator's class (ClassCopies)
         f.setAccessible(true);
         return f.get(operator);
     }
