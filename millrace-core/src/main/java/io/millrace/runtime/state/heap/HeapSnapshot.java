@@ -2,6 +2,7 @@ package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.serde.ByteWriter;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,24 +90,38 @@ final class HeapSnapshot implements KeyedStateSnapshot {
             throw new IllegalArgumentException("keyGroupOffsets has room for " + keyGroupOffsets.length
                     + " key groups, the snapshot has " + sections.length);
         }
+        ByteWriter scratch = new ByteWriter(4096); // reused by every group's section (see Captured.writeTo)
         for (int i = 0; i < sections.length; i++) {
-            byte[] section = finish(capture(i));
+            Object section = capture(i);
             IOException failed = failure;
             if (failed != null) {
-                throw new IOException("cannot write the snapshot of key groups [" + range.start() + ", " + range.end()
-                        + "]: " + failed.getMessage(), failed);
+                throw cannotWrite(failed);
             }
             if (released) {
                 throw new IllegalStateException("the snapshot of key groups [" + range.start() + ", " + range.end() + "] was released");
             }
             out.flush();
             keyGroupOffsets[i] = positions.position();
-            out.write(section);
+            if (section instanceof byte[] bytes) {
+                out.write(bytes);
+            } else {
+                try {
+                    // serialized now, outside the group's lock: the task thread no longer touches what it holds
+                    ((KeyGroupSection.Captured) section).writeTo(out, scratch);
+                } catch (IOException e) {
+                    throw cannotWrite(e);
+                }
+            }
             synchronized (locks[i]) {
                 sections[i] = NOTHING; // written: let the bytes and captured references go now, not at the end
             }
         }
         out.flush();
+    }
+
+    private IOException cannotWrite(IOException failed) {
+        return new IOException("cannot write the snapshot of key groups [" + range.start() + ", " + range.end() + "]: "
+                + failed.getMessage(), failed);
     }
 
     /** Drops the captured bytes; groups not captured yet will not be. */
@@ -133,22 +148,6 @@ final class HeapSnapshot implements KeyedStateSnapshot {
                 uncaptured.decrementAndGet();
             }
             return section;
-        }
-    }
-
-    /**
-     * The bytes of a capture: a {@link KeyGroupSection.Captured} is serialized now, outside the group's lock
-     * (the task thread no longer touches what it holds).
-     */
-    private byte[] finish(Object section) {
-        if (section instanceof byte[] bytes) {
-            return bytes;
-        }
-        try {
-            return ((KeyGroupSection.Captured) section).finish();
-        } catch (IOException e) {
-            fail(e);
-            return NOTHING;
         }
     }
 

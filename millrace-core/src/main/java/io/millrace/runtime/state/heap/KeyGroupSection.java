@@ -178,9 +178,24 @@ final class KeyGroupSection {
 
         /** The section's bytes; serializes what was copied as references. */
         byte[] finish() throws IOException {
+            ByteArrayOutputStream section = new ByteArrayOutputStream(body.size() + 64);
+            DataOutputStream out = new DataOutputStream(section);
+            writeTo(out, new ByteWriter(4096 + body.size()));
+            out.flush();
+            return section.toByteArray();
+        }
+
+        /**
+         * Writes the section's bytes to {@code out}, the same as {@link #finish} returns, without making them an
+         * array of their own: what was copied as references is serialized into {@code scratch} (reset first), which
+         * the caller passes again for the next section, so a snapshot's buffer grows to its largest section once
+         * rather than every section's buffers growing from small, and the section is not copied again on its way out.
+         */
+        void writeTo(DataOutputStream out, ByteWriter scratch) throws IOException {
             ByteWriter all = body;
             if (!pieces.isEmpty()) {
-                all = new ByteWriter(4096 + body.size());
+                all = scratch;
+                all.reset();
                 for (Object piece : pieces) {
                     if (piece instanceof byte[] bytes) {
                         all.write(bytes, 0, bytes.length);
@@ -190,15 +205,11 @@ final class KeyGroupSection {
                 }
                 all.write(body.buffer(), 0, body.size());
             }
-            ByteArrayOutputStream section = new ByteArrayOutputStream(all.size() + 64);
-            DataOutputStream out = new DataOutputStream(section);
             out.writeInt(MAGIC);
             out.writeInt(keyGroup);
             shapes.writeTo(out);
             out.writeInt(all.size());
             out.write(all.buffer(), 0, all.size());
-            out.flush();
-            return section.toByteArray();
         }
     }
 
