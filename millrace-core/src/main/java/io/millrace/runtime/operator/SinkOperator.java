@@ -4,7 +4,7 @@ import io.millrace.api.sink.Sink;
 import io.millrace.api.sink.SinkWriter;
 
 /** Hands records to a {@link SinkWriter}; flushes it on every watermark advance and at the end. */
-public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {
+public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void>, FlushedWhenIdle {
     private final Sink<T> sink;
     private SinkWriter<T> writer;
 
@@ -36,6 +36,7 @@ public final class SinkOperator<T> extends AbstractStreamOperator<Void> implemen
     }
 
     /** Makes buffered output visible; called by the task when it runs out of input for now. */
+    @Override
     public void flushIdle() throws Exception {
         writer.flush(false);
     }

@@ -1,7 +1,9 @@
 package io.millrace.runtime.plan;
 
 import io.millrace.api.functions.FilterFunction;
+import io.millrace.api.functions.FlatMapFunction;
 import io.millrace.api.functions.MapFunction;
+import io.millrace.api.functions.ProcessFunction;
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;
 import io.millrace.runtime.operator.ClassCopies;
@@ -13,6 +15,7 @@ import io.millrace.runtime.operator.SinkOperator;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.operator.TimestampsOperator;
 import io.millrace.runtime.operator.TwoPhaseCommitSinkOperator;
+import io.millrace.api.sink.Sink;
 import io.millrace.api.sink.TwoPhaseCommitSink;
 import java.lang.invoke.MethodHandles;
 
@@ -35,22 +38,22 @@ public final class BuiltInLowering implements SpecLowering {
         } else if (spec instanceof Specs.FilterSpec<?> s) {
             return copyFor(FilterOperator.class, FilterFunction.class, s.function());
         } else if (spec instanceof Specs.FlatMapSpec<?, ?> s) {
-            return new FlatMapOperator<>(s.function());
+            return copyFor(FlatMapOperator.class, FlatMapFunction.class, s.function());
         } else if (spec instanceof Specs.ProcessSpec<?, ?> s) {
-            return new ProcessOperator<>(s.function());
+            return copyFor(ProcessOperator.class, ProcessFunction.class, s.function());
         } else if (spec instanceof Specs.TimestampsSpec<?> s) {
             return new TimestampsOperator<>(s.watermarks());
         } else if (spec instanceof Specs.SinkSpec<?> s && s.sink() instanceof TwoPhaseCommitSink<?, ?> exactlyOnce) {
             return new TwoPhaseCommitSinkOperator<>(exactlyOnce);
         } else if (spec instanceof Specs.SinkSpec<?> s) {
-            return new SinkOperator<>(s.sink());
+            return copyFor(SinkOperator.class, Sink.class, s.sink());
         }
         throw new IllegalArgumentException("not a built-in spec: " + spec);
     }
 
     /**
-     * An instance of {@code operator}'s copy for the class of {@code function} (see {@link ClassCopies}), made by
-     * its constructor taking a {@code functionType}.
+     * An instance of {@code operator}'s copy for the class of {@code function} (the user function or sink it calls
+     * per record; see {@link ClassCopies}), made by its constructor taking a {@code functionType}.
      */
     private static StreamOperator<?> copyFor(Class<?> operator, Class<?> functionType, Object function) {
         MethodHandles.Lookup lookup;

@@ -9,7 +9,7 @@ import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.operator.SinkOperator;
+import io.millrace.runtime.operator.FlushedWhenIdle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,7 +35,7 @@ public abstract class Task implements Runnable {
     protected final TaskHost host;
     protected final List<ChainMember> chain = new ArrayList<>();
     protected final List<RecordWriter> writers = new ArrayList<>();
-    private final List<SinkOperator<?>> sinks = new ArrayList<>();
+    private final List<FlushedWhenIdle> sinks = new ArrayList<>();
     private final List<io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?>> committingSinks = new ArrayList<>();
     private volatile long lastCompletedCheckpoint = -1;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
@@ -61,7 +61,7 @@ public abstract class Task implements Runnable {
     void addMember(ChainMember member) {
         chain.add(member);
         Object op = member.operator();
-        if (op instanceof SinkOperator<?> s) {
+        if (op instanceof FlushedWhenIdle s) { // a sink, maybe a copy of SinkOperator's class (ClassCopies)
             sinks.add(s);
         }
         if (op instanceof io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?> s) {
@@ -190,7 +190,7 @@ public abstract class Task implements Runnable {
         for (RecordWriter w : writers) {
             w.flush();
         }
-        for (SinkOperator<?> s : sinks) {
+        for (FlushedWhenIdle s : sinks) {
             s.flushIdle();
         }
         for (io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?> s : committingSinks) {
