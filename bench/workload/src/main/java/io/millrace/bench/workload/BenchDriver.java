@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * Runs one engine on one query in this JVM: a warm-up run, the measured run (as fast as possible; {@code --runs N}:
+ * Runs one engine on one query in this JVM: warm-up runs (for at least {@code --warmup-seconds}), the measured run (as fast as possible; {@code --runs N}:
  * N of them, the median reported), then the
  * latency run (at half the measured rate, after a paced warm-up run just like it; its first second is not timed),
  * and prints the {@code RESULT} line on standard output; details go to standard error. The time counted runs from the first event generated to the last result at the sink.
@@ -27,6 +27,22 @@ public final class BenchDriver {
         this.options = options;
     }
 
+    /** One warm-up run; returns how long it took, in seconds. */
+    interface WarmupRun {
+        double run() throws Exception;
+    }
+
+    /** Runs {@code run} until the runs have taken {@code minSeconds} together, at least once; returns how many ran. */
+    static int warmUp(double minSeconds, WarmupRun run) throws Exception {
+        double total = 0;
+        int runs = 0;
+        do {
+            total += run.run();
+            runs++;
+        } while (total < minSeconds);
+        return runs;
+    }
+
     /** Entry point for an engine's main class. */
     public static void main(Engine engine, String[] args) throws Exception {
         new BenchDriver(engine, BenchOptions.parse(args)).run();
@@ -36,8 +52,12 @@ public final class BenchDriver {
     public void run() throws Exception {
         Query q = options.query;
         long events = Interleave.roundCount(options.events, options.parallelism);
-        Probe.RunFigures warm = runOnce(options.forWarmup(), options.warmup(), 0, false);
-        note("warm-up: %,d events, %,d results in %.2f s", options.warmup(), warm.results(), warm.seconds());
+        int[] warmups = {0};
+        warmUp(options.warmupSeconds, () -> {
+            Probe.RunFigures warm = runOnce(options.forWarmup(), options.warmup(), 0, false);
+            note("warm-up %d: %,d events, %,d results in %.2f s", ++warmups[0], options.warmup(), warm.results(), warm.seconds());
+            return warm.seconds();
+        });
 
         double[] seconds = new double[options.runs];
         for (int r = 0; r < options.runs; r++) {

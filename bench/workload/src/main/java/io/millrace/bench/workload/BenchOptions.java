@@ -9,7 +9,8 @@ import java.util.Locale;
  * <tr><th>option</th><th>default</th><th>meaning</th></tr>
  * <tr><td>--query</td><td>q0</td><td>see {@link Query}</td></tr>
  * <tr><td>--events</td><td>10,000,000</td><td>events of the measured run (rounded down to a multiple of the parallelism)</td></tr>
- * <tr><td>--warmup-events</td><td>events / 4</td><td>events of the warm-up run before it, same JVM</td></tr>
+ * <tr><td>--warmup-events</td><td>events / 4</td><td>events of each warm-up run before it, same JVM</td></tr>
+ * <tr><td>--warmup-seconds</td><td>8</td><td>warm-up runs are repeated until they have taken this long (at least one)</td></tr>
  * <tr><td>--parallelism</td><td>2</td><td>subtasks of every operator</td></tr>
  * <tr><td>--backend</td><td>heap</td><td>heap or rocksdb keyed state</td></tr>
  * <tr><td>--event-rate</td><td>100,000</td><td>events per second of event time</td></tr>
@@ -27,6 +28,11 @@ public final class BenchOptions implements java.io.Serializable {
     public Query query = Query.Q0;
     public long events = 10_000_000;
     public long warmupEvents = -1;
+    /**
+     * Warm-up runs repeat until they have taken this many seconds together: the compilers keep improving a fast
+     * engine's code for several seconds, longer than one warm-up run of a fast query takes.
+     */
+    public double warmupSeconds = 8;
     public int parallelism = 2;
     public String backend = "heap";
     public long eventRate = 100_000;
@@ -48,6 +54,7 @@ public final class BenchOptions implements java.io.Serializable {
                 case "--query" -> o.query = Query.of(v);
                 case "--events" -> o.events = parseCount(v);
                 case "--warmup-events" -> o.warmupEvents = parseCount(v);
+                case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(v);
                 case "--parallelism" -> o.parallelism = Integer.parseInt(v);
                 case "--backend" -> o.backend = backend(v);
                 case "--event-rate" -> o.eventRate = parseCount(v);
@@ -81,6 +88,7 @@ public final class BenchOptions implements java.io.Serializable {
         o.query = query;
         o.events = events;
         o.warmupEvents = warmupEvents;
+        o.warmupSeconds = warmupSeconds;
         o.parallelism = parallelism;
         o.backend = backend;
         o.eventRate = eventRate;
