@@ -247,6 +247,10 @@ public final class TaskWiring {
         if (sides.isEmpty() && main.isEmpty()) {
             return new DiscardingOutput<>();
         }
+        if (sides.isEmpty() && main.size() == 2) {
+            return ClassCopies.newInstance(MethodHandles.lookup(), PairOutput.class, Output.class, main.get(0).getClass(),
+                    new Class<?>[] {Output.class, Output.class, OperatorMetricGroup.class}, main.get(0), main.get(1), metrics.get(n));
+        }
         return new OutputRouter<>(main, sides, metrics.get(n));
     }
 
