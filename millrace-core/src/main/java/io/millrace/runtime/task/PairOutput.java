@@ -30,7 +30,7 @@ final class PairOutput<T> implements Output<T> {
 
     @Override
     public <X> void emit(OutputTag<X> tag, X value, long timestamp) {
-        // no side outputs: the router sends those
+        // used only for an operator without side outputs (else OutputRouter)
     }
 
     @Override

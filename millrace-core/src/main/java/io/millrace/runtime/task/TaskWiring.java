@@ -229,9 +229,10 @@ public final class TaskWiring {
             Output<Object> o;
             if (e.chained()) {
                 // a copy of ChainedOutput per class of the next operator, so that its call is not shared (ClassCopies)
-                o = ClassCopies.newInstance(MethodHandles.lookup(), ChainedOutput.class, Output.class, ops.get(e.to()).getClass(),
+                StreamOperator<Object> next = ops.get(e.to());
+                o = ClassCopies.newInstance(MethodHandles.lookup(), ChainedOutput.class, Output.class, next.getClass(),
                         new Class<?>[] {OneInputOperator.class, OperatorMetricGroup.class, OperatorMetricGroup.class},
-                        ops.get(e.to()), counter, metrics.get(e.to()));
+                        next, counter, metrics.get(e.to()));
             } else {
                 o = new NetworkOutput<>(writers.get(e)[subtask], counter);
             }

@@ -27,9 +27,9 @@ public final class BenchDriver {
         this.options = options;
     }
 
-    /** One warm-up run; returns how long it took, in seconds. */
+    /** The warm-up run numbered {@code number} (from 1); returns how long it took, in seconds. */
     interface WarmupRun {
-        double run() throws Exception;
+        double run(int number) throws Exception;
     }
 
     /** Runs {@code run} until the runs have taken {@code minSeconds} together, at least once; returns how many ran. */
@@ -37,8 +37,8 @@ public final class BenchDriver {
         double total = 0;
         int runs = 0;
         do {
-            total += run.run();
             runs++;
+            total += run.run(runs);
         } while (total < minSeconds);
         return runs;
     }
@@ -52,10 +52,9 @@ public final class BenchDriver {
     public void run() throws Exception {
         Query q = options.query;
         long events = Interleave.roundCount(options.events, options.parallelism);
-        int[] warmups = {0};
-        warmUp(options.warmupSeconds, () -> {
+        warmUp(options.warmupSeconds, number -> {
             Probe.RunFigures warm = runOnce(options.forWarmup(), options.warmup(), 0, false);
-            note("warm-up %d: %,d events, %,d results in %.2f s", ++warmups[0], options.warmup(), warm.results(), warm.seconds());
+            note("warm-up %d: %,d events, %,d results in %.2f s", number, options.warmup(), warm.results(), warm.seconds());
             return warm.seconds();
         });
 

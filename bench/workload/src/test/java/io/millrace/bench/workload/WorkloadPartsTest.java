@@ -90,10 +90,10 @@ class WorkloadPartsTest {
         assertThat(BenchOptions.parse("--query", "q0").warmupSeconds).isEqualTo(8.0);
         assertThat(BenchOptions.parse("--warmup-seconds", "2.5").warmupSeconds).isEqualTo(2.5);
         assertThat(BenchOptions.parse("--warmup-seconds", "2.5").forWarmup().warmupSeconds).isEqualTo(2.5);
-        assertThat(BenchDriver.warmUp(1.0, () -> 0.3)).isEqualTo(4);
-        assertThat(BenchDriver.warmUp(0.9, () -> 0.3)).as("0.3 * 3 is not quite 0.9 in doubles").isBetween(3, 4);
-        assertThat(BenchDriver.warmUp(8, () -> 15.0)).isEqualTo(1);
-        assertThat(BenchDriver.warmUp(0, () -> 0.1)).isEqualTo(1);
+        assertThat(BenchDriver.warmUp(1.0, n -> 0.3)).isEqualTo(4);
+        assertThat(BenchDriver.warmUp(0.9, n -> 0.3)).as("0.3 * 3 is not quite 0.9 in doubles").isBetween(3, 4);
+        assertThat(BenchDriver.warmUp(8, n -> 15.0)).isEqualTo(1);
+        assertThat(BenchDriver.warmUp(0, n -> 0.1)).isEqualTo(1);
     }
 
     @Test

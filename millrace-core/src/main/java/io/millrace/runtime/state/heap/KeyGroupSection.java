@@ -180,7 +180,7 @@ final class KeyGroupSection {
         byte[] finish() throws IOException {
             ByteArrayOutputStream section = new ByteArrayOutputStream(body.size() + 64);
             DataOutputStream out = new DataOutputStream(section);
-            writeTo(out, new ByteWriter(4096 + body.size()));
+            writeTo(out, new ByteWriter(pieces.isEmpty() ? 16 : 4096 + body.size())); // unused when nothing was deferred
             out.flush();
             return section.toByteArray();
         }
