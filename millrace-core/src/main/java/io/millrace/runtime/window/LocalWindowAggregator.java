@@ -218,7 +218,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         int n = table.size();
         boolean numeric = table.numericKeys();
         for (int p = 0; p < n; p++) {
-            output.emit(new PartialAggregate(table.equalKey(p), table.hash(p), numeric, numeric ? table.keyNumber(p) : 0L,
+            output.emit(new PartialAggregate(table.key(p), table.hash(p), numeric, numeric ? table.keyNumber(p) : 0L,
                     table.value(p), c[p]), timestamp);
         }
         held -= n;

@@ -20,6 +20,11 @@ import java.util.Arrays;
 final class SliceTable {
     private static final int MIN_SLOTS = 8;
 
+    /**
+     * The key objects, only once some key is not a {@link Long}: while every key is one ({@link #longKeys}) the
+     * table keeps the numbers alone ({@link #keyLongs}, and null entries here), so that a window's keys are not
+     * objects that each young collection copies and each firing reads from wherever they were allocated.
+     */
     private Object[] keys = new Object[MIN_SLOTS / 2];
     private int[] hashes = new int[MIN_SLOTS / 2];
     /** The values, unless packed; null when packed. */
@@ -82,16 +87,11 @@ final class SliceTable {
         return size;
     }
 
-    Object key(int position) {
-        return keys[position];
-    }
-
     /**
-     * A key equal to the one at {@code position}, for a caller that sends it on and needs no particular instance:
-     * a new {@link Long} made from the value kept inline while every key is a Long (made where the caller is, where
-     * the stored instance is likely out of cache by now), else the stored key.
+     * The key at {@code position}: while every key is a {@link Long}, a new instance made from its number (the
+     * table keeps no key objects then), else the stored key.
      */
-    Object equalKey(int position) {
+    Object key(int position) {
         return longKeys ? Long.valueOf(keyLongs[position]) : keys[position];
     }
 
@@ -115,7 +115,7 @@ final class SliceTable {
      * what {@link ReadAhead#headers} does.
      */
     int readAhead(int from, int to) {
-        return ReadAhead.headers(keys, from, to) + (packing == null ? ReadAhead.headers(values, from, to) : 0);
+        return (longKeys ? 0 : ReadAhead.headers(keys, from, to)) + (packing == null ? ReadAhead.headers(values, from, to) : 0);
     }
 
     /** The value at {@code position}; a new instance when packed (task thread only then). */
@@ -138,7 +138,10 @@ final class SliceTable {
 
     /** The position of {@code key} (whose hashCode is {@code hash}), or -1. */
     int find(Object key, int hash) {
-        return longKeys && key instanceof Long boxed ? probe(null, hash, true, boxed) : probe(key, hash, false, 0L);
+        if (longKeys) {
+            return key instanceof Long boxed ? probe(null, hash, true, boxed) : -1;
+        }
+        return probe(key, hash, false, 0L);
     }
 
     /**
@@ -182,19 +185,27 @@ final class SliceTable {
             rehash(capacity * 2);
         }
         int p = size++;
-        keys[p] = key;
         hashes[p] = hash;
         setValue(p, value);
-        if (longKeys) {
-            if (numeric) {
-                keyLongs[p] = number;
-            } else {
-                longKeys = false;
-                keyLongs = new long[0];
+        if (longKeys && numeric) {
+            keyLongs[p] = number;
+        } else {
+            if (longKeys) {
+                keepKeyObjects(p);
             }
+            keys[p] = key;
         }
         SlotIndex.put(slots, shift, hash, p);
         return p;
+    }
+
+    /** The first key that is not a {@link Long} arrives at {@code position}: the keys before it become objects. */
+    private void keepKeyObjects(int position) {
+        for (int i = 0; i < position; i++) {
+            keys[i] = Long.valueOf(keyLongs[i]);
+        }
+        longKeys = false;
+        keyLongs = new long[0];
     }
 
     /** Forgets every entry and keeps the capacity; costs the capacity. */

@@ -95,7 +95,9 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         SliceTable table = store.slices.table(slice, group);
         int p = table.find(key, hash, numeric, number);
         if (p < 0) {
-            Object stored = layout.size() > layout.slice() ? sharedKey(key, hash, numeric, number, slice, group) : key;
+            // A table of Long keys keeps their numbers only: no instance to share then.
+            boolean shared = layout.size() > layout.slice() && !(numeric && table.numericKeys());
+            Object stored = shared ? sharedKey(key, hash, numeric, number, slice, group) : key;
             table.add(stored, hash, numeric, number, contents.add(null, value));
         } else if (packing != null) {
             table.setValue(p, contents.add(table.valueInto(p, addScratch), value));
@@ -268,8 +270,10 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         for (int i = from; i < to; i++) {
             SliceTable t = store.slices.at(i)[group];
             if (t != null) {
+                boolean numeric = t.numericKeys();
                 for (int p = 0; p < t.size(); p++) {
-                    keys.add(t.key(p), t.hash(p), packing != null ? t : t.value(p), p);
+                    keys.add(numeric ? null : t.key(p), t.hash(p), numeric, numeric ? t.keyNumber(p) : 0L,
+                            packing != null ? t : t.value(p), p);
                 }
             }
         }

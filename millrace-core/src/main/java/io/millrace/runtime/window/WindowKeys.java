@@ -12,7 +12,11 @@ import java.util.List;
  * across firings; task thread only.
  */
 final class WindowKeys {
+    /** The keys, unless every key so far is a {@link Long} ({@link #longKeys}): then null entries. */
     private Object[] keys = new Object[16];
+    /** The keys' numbers while every key is a {@link Long}: matched without loading or keeping key objects. */
+    private long[] keyLongs = new long[16];
+    private boolean longKeys = true;
     private int[] hashes = new int[16];
     private int[] slotOf = new int[16];
     private int[] first = new int[16];
@@ -30,25 +34,33 @@ final class WindowKeys {
         return size;
     }
 
+    /** Key {@code i}: a new {@link Long} made from its number while every key is a Long, else the key given. */
     Object key(int i) {
-        return keys[i];
+        return longKeys ? Long.valueOf(keyLongs[i]) : keys[i];
     }
 
     /**
-     * Adds one slice's accumulator of {@code key} (whose hashCode is {@code hash}): {@code acc} itself, or the
-     * table that packs it and its {@code position} there.
+     * Adds one slice's accumulator of a key (whose hashCode is {@code hash}): {@code acc} itself, or the table that
+     * packs it and its {@code position} there. The key is {@code number} when {@code numeric} (a {@link Long};
+     * {@code key} may then be null), else {@code key}.
      */
-    void add(Object key, int hash, Object acc, int position) {
+    void add(Object key, int hash, boolean numeric, long number, Object acc, int position) {
+        if (longKeys && !numeric) {
+            keepKeyObjects();
+        }
+        if (!longKeys && key == null) {
+            key = number;
+        }
         int mask = slots.length - 1;
         int s = (hash * 0x9E3779B9) >>> shift;
         int k;
         while (true) {
             int p = slots[s] - 1;
             if (p < 0) {
-                k = insert(key, hash, s);
+                k = insert(key, hash, number, s);
                 break;
             }
-            if (hashes[p] == hash && (keys[p] == key || keys[p].equals(key))) {
+            if (hashes[p] == hash && (longKeys ? keyLongs[p] == number : keys[p] == key || keys[p].equals(key))) {
                 k = p;
                 break;
             }
@@ -76,7 +88,7 @@ final class WindowKeys {
      * what {@link ReadAhead#headers} does.
      */
     int readAhead(int from, int to) {
-        int n = ReadAhead.headers(keys, from, to);
+        int n = longKeys ? 0 : ReadAhead.headers(keys, from, to);
         for (int i = from; i < to; i++) {
             for (int a = first[i]; a >= 0; a = next[a]) {
                 n += ReadAhead.header(accs[a]);
@@ -121,19 +133,33 @@ final class WindowKeys {
         Arrays.fill(accs, 0, accCount, null);
         size = 0;
         accCount = 0;
+        longKeys = true;
     }
 
-    private int insert(Object key, int hash, int slot) {
+    /** The first key that is not a {@link Long} comes: the keys so far become objects. */
+    private void keepKeyObjects() {
+        for (int i = 0; i < size; i++) {
+            keys[i] = keyLongs[i];
+        }
+        longKeys = false;
+    }
+
+    private int insert(Object key, int hash, long number, int slot) {
         if (size == keys.length) {
             int capacity = size * 2;
             keys = Arrays.copyOf(keys, capacity);
+            keyLongs = Arrays.copyOf(keyLongs, capacity);
             hashes = Arrays.copyOf(hashes, capacity);
             slotOf = Arrays.copyOf(slotOf, capacity);
             first = Arrays.copyOf(first, capacity);
             last = Arrays.copyOf(last, capacity);
         }
         int k = size++;
-        keys[k] = key;
+        if (longKeys) {
+            keyLongs[k] = number;
+        } else {
+            keys[k] = key;
+        }
         hashes[k] = hash;
         first[k] = -1;
         if (size * 2 > slots.length) {

@@ -2,8 +2,11 @@ package io.millrace.runtime.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -63,13 +66,34 @@ class SliceTableKeysTest {
         assertEquals("long", t.get(Long.valueOf(7L), Long.hashCode(7L)));
     }
 
+    @Test
+    void whileEveryKeyIsALong_theTableKeepsNumbersNotTheKeyObjects() {
+        SliceTable t = new SliceTable();
+        Long first = 1_000_000L;
+        Long second = 2_000_000L;
+        t.add(first, first.hashCode(), "a");
+        t.add(second, second.hashCode(), true, second, "b");
+        assertEquals(first, t.key(0));
+        assertNotSame(first, t.key(0), "a Long-only table makes its keys from their numbers");
+        assertNotSame(second, t.key(1));
+        assertEquals(-1, t.find("1000000", "1000000".hashCode()), "a key of another class is in no Long-only table");
+
+        t.add("c", "c".hashCode(), "c");
+        assertEquals(first, t.key(0));
+        assertEquals(second, t.key(1));
+        assertSame(t.key(0), t.key(0), "once a key is not a Long, the table keeps key objects");
+        assertEquals(0, t.find(first, first.hashCode()));
+        assertEquals(1, t.find(second, second.hashCode(), true, second));
+        assertEquals(2, t.find("c", "c".hashCode()));
+        assertEquals(List.of("a", "b", "c"), List.of(t.value(0), t.value(1), t.value(2)));
+    }
+
     private static void assertSameEntries(Map<Object, Object> model, SliceTable t, String where) {
         assertEquals(model.size(), t.size(), where);
         int position = 0;
         for (Map.Entry<Object, Object> e : model.entrySet()) {
             assertEquals(e.getKey(), t.key(position), where + " key order");
-            assertEquals(e.getKey(), t.equalKey(position), where);
-            assertEquals(e.getKey().getClass(), t.equalKey(position).getClass(), where);
+            assertEquals(e.getKey().getClass(), t.key(position).getClass(), where);
             assertEquals(e.getKey().hashCode(), t.hash(position), where);
             assertEquals(e.getValue(), t.value(position), where);
             assertEquals(position, t.find(e.getKey(), e.getKey().hashCode()), where);
