@@ -16,7 +16,10 @@ import java.util.function.BooleanSupplier;
  * small batches and wake its consumers several times per batch of records. A watermark held back goes out
  * at the latest after the watermark interval, after a few full batches per channel, at the next
  * {@link #flush}, or before the next control element; holding a watermark back is always safe, it only
- * arrives later.
+ * arrives later. A watermark that released records goes out at once, though: when the task marks the start of a
+ * watermark's passage through its chain ({@link #watermarkStarts}) and records come out before the watermark does
+ * (windows or timers fired, a local aggregation flushed its partials), those records are results that consumers
+ * wait for, and the watermark that completes them is what lets the next stage fire in turn.
  */
 public final class RecordWriter {
     /** Full batches per channel after which a held-back watermark goes out whatever the clock says. */
@@ -38,6 +41,10 @@ public final class RecordWriter {
     private long sentWatermark = Long.MIN_VALUE;
     private long watermarkSentNanos;
     private int fullBatchesSinceWatermark;
+    /** Records in batches sent so far (full or partial); with the open batches, the records appended so far. */
+    private long recordsSent;
+    /** {@link #appended()} when the task marked the start of the watermark on its way ({@code -1}: no mark). */
+    private long appendedAtWatermarkStart = -1;
     private long backpressuredNanos;
     private volatile long blockedCount;
 
@@ -130,8 +137,9 @@ public final class RecordWriter {
     }
 
     private void send(int c, Object element) {
-        if (element instanceof RecordBatch) {
+        if (element instanceof RecordBatch b) {
             fullBatchesSinceWatermark++;
+            recordsSent += b.size();
         }
         if (!channels[c].writable()) {
             blockedCount++;
@@ -170,15 +178,36 @@ public final class RecordWriter {
      * (see the class comment). A watermark not above the previous one is ignored.
      */
     public void emitWatermark(long watermark) {
+        boolean released = appendedAtWatermarkStart >= 0 && appended() != appendedAtWatermarkStart;
+        appendedAtWatermarkStart = -1;
         if (watermark <= pendingWatermark) {
             return;
         }
         pendingWatermark = watermark;
-        if (watermark == Long.MAX_VALUE || watermarkIntervalNanos == 0 || sentWatermark == Long.MIN_VALUE
+        if (released || watermark == Long.MAX_VALUE || watermarkIntervalNanos == 0 || sentWatermark == Long.MIN_VALUE
                 || fullBatchesSinceWatermark >= WATERMARK_BATCHES_PER_CHANNEL * channels.length
                 || clock.nanoTime() - watermarkSentNanos >= watermarkIntervalNanos) {
             flush();
         }
+    }
+
+    /**
+     * The task is about to pass a watermark through its chain: if records reach this writer before the watermark
+     * does, the watermark released them and goes out at once (see the class comment). Task thread.
+     */
+    public void watermarkStarts() {
+        appendedAtWatermarkStart = appended();
+    }
+
+    /** Records appended so far; costs one look per channel, so it is read per watermark, never per record. */
+    private long appended() {
+        long n = recordsSent;
+        for (RecordBatch b : open) {
+            if (b != null) {
+                n += b.size();
+            }
+        }
+        return n;
     }
 
     /** The newest watermark sent to the channels ({@code Long.MIN_VALUE}: none). */

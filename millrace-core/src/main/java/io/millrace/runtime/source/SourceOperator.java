@@ -41,6 +41,7 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     private final List<SplitWatermarks<T>> splitList = new ArrayList<>();
     private SplitWatermarks<T> defaultSplit;
     private long emittedWatermark = Long.MIN_VALUE;
+    private Runnable beforeWatermark = () -> {};
     private boolean idle;
     private boolean ended;
 
@@ -127,8 +128,14 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         if (min > emittedWatermark && min != Long.MAX_VALUE) {
             emittedWatermark = min;
             metrics.watermark(min);
+            beforeWatermark.run();
             output.emitWatermark(min);
         }
+    }
+
+    /** Run just before each watermark goes into the chain (the task marks its writers; see {@code RecordWriter}). */
+    public void beforeWatermark(Runnable hook) {
+        this.beforeWatermark = hook;
     }
 
     /** Whether every split is idle; the task tells downstream so that they do not wait for this subtask. */

@@ -31,6 +31,7 @@ public final class SourceTask extends Task {
 
     void setSource(SourceOperator<Object> source, Output<Object> output, List<SourceSplit> splits, String operatorId, String name, int parallelism) {
         this.source = source;
+        source.beforeWatermark(this::watermarkStarts);
         this.sourceOutput = output;
         this.splits = splits;
         this.sourceOperatorId = operatorId;

@@ -146,6 +146,7 @@ final class StreamTask extends Task {
             }
         }
         if (advanced != Long.MIN_VALUE) {
+            watermarkStarts();
             head.processWatermark(advanced);
         }
         publishIdle(!inputEnded && gate.allIdle());

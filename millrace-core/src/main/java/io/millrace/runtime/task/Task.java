@@ -184,6 +184,16 @@ public abstract class Task implements Runnable {
         flushAll();
     }
 
+    /**
+     * A watermark is about to pass through the chain: records the writers receive before it were released by it
+     * and are waited for downstream, so the writers send it at once ({@link RecordWriter#watermarkStarts}).
+     */
+    protected final void watermarkStarts() {
+        for (RecordWriter w : writers) {
+            w.watermarkStarts();
+        }
+    }
+
     /** Sends every partial batch and makes sink output visible; done whenever the task runs dry. */
     protected final void flushAll() throws Exception {
         lastFlushNanos = clock.nanoTime();

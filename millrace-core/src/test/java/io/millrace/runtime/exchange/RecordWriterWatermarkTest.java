@@ -62,6 +62,50 @@ class RecordWriterWatermarkTest {
     }
 
     @Test
+    void whenRecordsComeOutWhileAWatermarkPassesTheChain_thenItGoesOutAtOnceWithThem() {
+        Channel[] chs = channels(2, 64, 8);
+        RecordWriter w = writer(chs, INTERVAL_NANOS);
+        w.emitWatermark(1);
+        drain(chs[0]);
+        drain(chs[1]);
+        w.emit("record", 5);
+        w.emitWatermark(5);
+        assertThat(drain(chs[0])).as("an ordinary watermark within the interval is held back").isEmpty();
+
+        w.watermarkStarts();
+        w.emit("window result", 9);
+        w.emit("another result", 9);
+        w.emitWatermark(10);
+
+        // the clock has not moved: the watermark went out because it released the results before it
+        List<Object> all = new ArrayList<>(drain(chs[0]));
+        all.addAll(drain(chs[1]));
+        assertThat(all).containsExactlyInAnyOrder("record", "window result", "another result",
+                new ControlElement.WatermarkElement(10), new ControlElement.WatermarkElement(10));
+        assertThat(w.sentWatermark()).isEqualTo(10);
+    }
+
+    @Test
+    void whenAWatermarkPassesTheChainWithoutReleasingRecords_thenItIsHeldBackAsUsual() {
+        Channel[] chs = channels(1, 64, 8);
+        RecordWriter w = writer(chs, INTERVAL_NANOS);
+        w.emitWatermark(1);
+        drain(chs[0]);
+        w.emit("before the mark", 3);
+        w.watermarkStarts();
+        w.emitWatermark(4);
+        assertThat(drain(chs[0])).as("records appended before the mark were not released by the watermark").isEmpty();
+
+        w.emit("between watermarks", 5);
+        w.emitWatermark(6);
+        assertThat(drain(chs[0])).as("a mark counts for one watermark only").isEmpty();
+        assertThat(w.sentWatermark()).isEqualTo(1);
+
+        w.flush();
+        assertThat(drain(chs[0])).containsExactly("before the mark", "between watermarks", new ControlElement.WatermarkElement(6));
+    }
+
+    @Test
     void whenTheIntervalPasses_thenTheNextWatermarkGoesOutWithThePartialBatches() {
         Channel[] chs = channels(1, 64, 8);
         RecordWriter w = writer(chs, INTERVAL_NANOS);
