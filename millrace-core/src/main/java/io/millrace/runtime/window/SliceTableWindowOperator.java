@@ -95,7 +95,6 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         SliceTable table = store.slices.table(slice, group);
         int p = table.find(key, hash, numeric, number);
         if (p < 0) {
-            // A table of Long keys keeps their numbers only: no instance to share then.
             boolean shared = layout.size() > layout.slice() && !(numeric && table.numericKeys());
             Object stored = shared ? sharedKey(key, hash, numeric, number, slice, group) : key;
             table.add(stored, hash, numeric, number, contents.add(null, value));
@@ -118,7 +117,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
      * The instance of {@code key} that the previous slice of the key group stores, else {@code key}: when the
      * slices of a window share one key object, firing them matches keys by identity and reads one object
      * per key instead of one per slice (keys are immutable, so any equal instance will do). Only for windows of
-     * several slices: a window of one slice fires without matching keys.
+     * several slices (a window of one slice fires without matching keys) and tables that keep key objects (a table
+     * of {@code Long} keys keeps their numbers, which firing matches as numbers).
      */
     private Object sharedKey(Object key, int hash, boolean numeric, long number, long slice, int group) {
         SliceTable before = store.slices.tableBefore(slice, group);
