@@ -1,14 +1,25 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.api.state.ListState;
+import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.StateSerializer;
+import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
- * List state: the table holds an {@link ArrayList}, never an empty one (the key's entry goes when the
- * list would become empty). {@link #get()} returns a read-only view of the stored list.
+ * List state. The table holds, for a key with one element, the element itself, and for a key with more an
+ * {@link Elements} (a class no stored element can be of: it is private to this package); a key whose list would
+ * become empty loses its entry. One element per key is the common case (a join's row waiting for its match, a
+ * key's first event), and then a young collection copies the element and nothing else, where a list object and
+ * its array made two more objects to copy for each such key.
+ *
+ * <p>{@link #get()} returns the elements read-only: for one element a list of it as it is at the call, for more
+ * the stored elements themselves. Whether an {@code Iterable} obtained before an {@link #add} shows the added
+ * element is not defined (it differs between backends too).
  */
 final class HeapListState<T> implements ListState<T> {
     private final StateTable table;
@@ -20,26 +31,31 @@ final class HeapListState<T> implements ListState<T> {
     @Override
     @SuppressWarnings("unchecked")
     public Iterable<T> get() {
-        List<T> list = (List<T>) table.get();
-        return list == null ? List.of() : Collections.unmodifiableList(list);
+        Object stored = table.get();
+        if (stored == null) {
+            return List.of();
+        }
+        return stored instanceof Elements e ? (Iterable<T>) e : List.of((T) stored);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void add(T value) {
         Objects.requireNonNull(value, () -> "list state '" + table.name + "' does not accept null");
         int p = table.entry(true);
+        Object v = element(value);
         if (p < 0) {
-            List<T> list = new ArrayList<>(4);
-            list.add(value);
-            table.insert(list);
+            table.insert(v);
+            return;
+        }
+        Object stored = table.value(p);
+        if (stored instanceof Elements e) {
+            e.append(v);
         } else {
-            ((List<T>) table.value(p)).add(value);
+            table.setValue(p, new Elements(stored, v));
         }
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void addAll(List<T> values) {
         if (values.isEmpty()) {
             return;
@@ -47,9 +63,16 @@ final class HeapListState<T> implements ListState<T> {
         checkNoNulls(values);
         int p = table.entry(true);
         if (p < 0) {
-            table.insert(new ArrayList<>(values));
+            table.insert(stored(values));
+            return;
+        }
+        Object stored = table.value(p);
+        if (stored instanceof Elements e) {
+            e.appendAll(values);
         } else {
-            ((List<T>) table.value(p)).addAll(values);
+            Elements e = new Elements(new Object[] {stored});
+            e.appendAll(values);
+            table.setValue(p, e);
         }
     }
 
@@ -61,7 +84,7 @@ final class HeapListState<T> implements ListState<T> {
             return;
         }
         checkNoNulls(values);
-        table.put(new ArrayList<>(values));
+        table.put(stored(values));
     }
 
     @Override
@@ -72,6 +95,99 @@ final class HeapListState<T> implements ListState<T> {
     private void checkNoNulls(List<T> values) {
         for (T v : values) {
             Objects.requireNonNull(v, () -> "list state '" + table.name + "' does not accept null");
+        }
+    }
+
+    /** What the table holds for {@code values} (copied): the one element, an {@link Elements}, or null for none. */
+    static Object stored(List<?> values) {
+        if (values.isEmpty()) {
+            return null;
+        }
+        if (values.size() == 1) {
+            return element(values.get(0));
+        }
+        Elements e = new Elements(new Object[values.size()], 0);
+        e.appendAll(values);
+        return e;
+    }
+
+    /** Writes what the table holds for a key as a list, in the bytes of a list of its elements (the checkpoint format). */
+    static void write(Object stored, StateSerializer values, ByteWriter out) {
+        if (stored instanceof Elements e) {
+            values.writeListStart(e.size, out);
+            for (int i = 0; i < e.size; i++) {
+                values.write(e.items[i], out);
+            }
+        } else {
+            values.writeListStart(1, out);
+            values.write(stored, out);
+        }
+    }
+
+    /**
+     * The element to store for {@code value}: itself, or, when it is an {@link Elements} (another list state's
+     * {@link #get()} added as an element), a copy as a JDK list, so that no stored element is one.
+     */
+    private static Object element(Object value) {
+        return value instanceof Elements e ? new ArrayList<>(e) : value;
+    }
+
+    /** Two or more elements of one key, in order; read-only to everybody but {@link HeapListState}. */
+    static final class Elements extends AbstractList<Object> implements RandomAccess {
+        private Object[] items;
+        private int size;
+
+        Elements(Object first, Object second) {
+            items = new Object[] {first, second, null, null};
+            size = 2;
+        }
+
+        /** The elements in {@code items} (kept, not copied). */
+        Elements(Object[] items) {
+            this(items, items.length);
+        }
+
+        private Elements(Object[] items, int size) {
+            this.items = items;
+            this.size = size;
+        }
+
+        @Override
+        public Object get(int index) {
+            Objects.checkIndex(index, size);
+            return items[index];
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        /** A copy that later appends do not change, or null when an element is not {@linkplain ImmutableClasses immutable}. */
+        Elements immutableCopy() {
+            for (int i = 0; i < size; i++) {
+                if (!ImmutableClasses.isImmutable(items[i])) {
+                    return null;
+                }
+            }
+            return new Elements(Arrays.copyOf(items, size));
+        }
+
+        void append(Object value) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = value;
+        }
+
+        void appendAll(List<?> values) {
+            int n = values.size();
+            if (size + n > items.length) {
+                items = Arrays.copyOf(items, Math.max(size * 2, size + n));
+            }
+            for (Object v : values) {
+                items[size++] = element(v);
+            }
         }
     }
 }

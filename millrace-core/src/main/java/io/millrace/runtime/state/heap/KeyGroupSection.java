@@ -48,6 +48,7 @@ final class KeyGroupSection {
     static final String MAP = "map";
     static final String NAMESPACED = "namespaced";
     static final String GROUPED = "grouped";
+    static final String LIST = "list";
     /** "MRK2": the format with a schema dictionary per section. */
     private static final int MAGIC = 0x4D524B32;
     private static final int OLD_MAGIC = 0x4D524B47;
@@ -74,8 +75,8 @@ final class KeyGroupSection {
 
     /**
      * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
-     * group as soon as this returns. With {@code copyImmutable}, a value, reducing or aggregating state whose
-     * stored values are all {@linkplain ImmutableClasses immutable} is copied as references (keys, values, expiry
+     * group as soon as this returns. With {@code copyImmutable}, a value, list, reducing or aggregating state whose
+     * stored values (list elements) are all {@linkplain ImmutableClasses immutable} is copied as references (keys, values, expiry
      * times) and the timers as the timer objects (which never change once registered); {@link Captured#finish}
      * serializes them later, on any thread. Everything else is serialized here. A value that cannot be
      * serialized fails naming its state and class, here or in {@code finish}.
@@ -225,17 +226,26 @@ final class KeyGroupSection {
      */
     private record FrozenState(StateRef state, boolean ttl, long[] longKeys, Object[] keys, Object[] values, long[] expiries)
             implements Deferred {
-        /** The state's entries in {@code table}, or null when it is not a kind whose values may be immutable or one of them is not. */
+        /**
+         * The state's entries in {@code table}, or null when it is not a kind whose values may be immutable or one of
+         * them is not. A list state's element holders are copied (their elements are immutable, the holders grow).
+         */
         static FrozenState of(StateRef state, KeyTable table, boolean ttl) {
-            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED) || state.kind.equals("list")) {
+            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
                 return null;
             }
+            boolean list = state.kind.equals(LIST);
             int n = table.size();
             Object[] values = new Object[n];
             long[] expiries = ttl ? new long[n] : null;
             for (int p = 0; p < n; p++) {
                 Object v = table.value(p);
-                if (!ImmutableClasses.isImmutable(v)) {
+                if (list && v instanceof HeapListState.Elements e) {
+                    v = e.immutableCopy();
+                    if (v == null) {
+                        return null;
+                    }
+                } else if (!ImmutableClasses.isImmutable(v)) {
                     return null;
                 }
                 values[p] = v;
@@ -326,6 +336,13 @@ final class KeyGroupSection {
     private static void writeEntry(ByteWriter out, Codec codec, String kind, boolean ttl,
             Object key, Object value, long expiry) {
         codec.keys.write(key, out);
+        if (kind.equals(LIST)) {
+            HeapListState.write(value, codec.values, out);
+            if (ttl) {
+                out.writeLong(expiry);
+            }
+            return;
+        }
         if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
             Map<?, ?> map = (Map<?, ?>) value;
             out.writeVarInt(map.size());

@@ -67,6 +67,11 @@ final class RestoredState {
                 KeyGroupSection.decode(this, chunk, operator, (key, value, expiry) -> {
                     if (kind.equals(KeyGroupSection.MAP)) {
                         table.restore(keyGroup, key, mapValue(value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
+                    } else if (kind.equals(KeyGroupSection.LIST)) {
+                        Object elements = HeapListState.stored((List<?>) value);
+                        if (elements != null) {
+                            table.restore(keyGroup, key, elements, ttl ? expiry : freshExpiry);
+                        }
                     } else {
                         table.restore(keyGroup, key, value, ttl ? expiry : freshExpiry);
                     }

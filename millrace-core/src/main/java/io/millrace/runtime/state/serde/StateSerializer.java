@@ -229,6 +229,16 @@ public final class StateSerializer {
         }
     }
 
+    /**
+     * Appends the start of a list of {@code size} elements, which the caller then appends with {@link #write}: the
+     * bytes {@code write} gives for an {@link java.util.ArrayList} of them, so they read back as one. For holders
+     * of list elements that are not a JDK list (the heap backend's list state keeps its own).
+     */
+    public void writeListStart(int size, ByteWriter out) {
+        out.writeByte(JdkCollections.LIST);
+        out.writeVarInt(size);
+    }
+
     /** Reads one value written by {@link #write} (in either mode). */
     public Object read(ByteReader in) {
         int tag = in.readUnsignedByte();
