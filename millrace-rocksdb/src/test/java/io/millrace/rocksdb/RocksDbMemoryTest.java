@@ -9,8 +9,14 @@ import io.millrace.runtime.state.KeyGroupRange;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileReader;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,6 +47,7 @@ class RocksDbMemoryTest {
             assertThat(backend.sstBytes()).as("state left memory for SST files").isGreaterThan(budget);
             assertThat(backend.managedMemoryUsage()).isLessThanOrEqualTo(budget + budget / 10);
             backend.compact();
+            assertThat(compressionOfFiles()).as("compression of the SST files").containsOnly("LZ4");
             ValueState<Long> counts = backend.stateStore().getState(new ValueStateDescriptor<>("count"));
             Random random = new Random(1);
             int reads = 2_000;
@@ -53,6 +60,25 @@ class RocksDbMemoryTest {
             assertThat((bytesReadByThisProcess() - before) / reads).as("bytes read from files per point read").isLessThan(64L << 10);
             assertThat(backend.managedMemoryUsage()).isLessThanOrEqualTo(budget + budget / 10);
         }
+    }
+
+    /** The compression named in the properties of each SST file under the base directory. */
+    private List<String> compressionOfFiles() throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(base)) {
+            files = walk.filter(f -> f.toString().endsWith(".sst")).toList();
+        }
+        assertThat(files).isNotEmpty();
+        List<String> names = new ArrayList<>();
+        for (Path f : files) {
+            try (Options options = new Options(); SstFileReader reader = new SstFileReader(options)) {
+                reader.open(f.toString());
+                names.add(reader.getTableProperties().getCompressionName());
+            } catch (RocksDBException e) {
+                throw new IOException("cannot read " + f, e);
+            }
+        }
+        return names;
     }
 
     private static long bytesReadByThisProcess() throws IOException {
