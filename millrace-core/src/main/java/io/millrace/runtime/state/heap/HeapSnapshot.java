@@ -31,8 +31,9 @@ final class HeapSnapshot implements KeyedStateSnapshot {
     private final KeyGroupSection.Contents contents;
     private final Object[] locks;
     /**
-     * Per group: null while not captured, the section's bytes, or a {@link KeyGroupSection.Captured} that the
-     * task thread took and {@link #write} still has to finish. Each element guarded by its lock.
+     * Per group: null while not captured, a {@link KeyGroupSection.Captured} (taken by the task thread, or
+     * serialized by {@link #write} itself) that {@code write} still has to send, or {@link #NOTHING} once written,
+     * released or failed. Each element guarded by its lock.
      */
     private final Object[] sections;
     /** Groups the task thread knows to be captured; task thread only, so checking costs no fence. */
@@ -151,10 +152,13 @@ final class HeapSnapshot implements KeyedStateSnapshot {
         }
     }
 
-    /** The section of one group; a failure is kept for {@link #write} rather than thrown. */
-    private byte[] serialize(int keyGroup) {
+    /**
+     * The group serialized (nothing copied as references), for {@link #write} to send on outside the lock without
+     * copying the bytes into an array of their own first; a failure is kept for {@code write} rather than thrown.
+     */
+    private Object serialize(int keyGroup) {
         try {
-            return KeyGroupSection.write(keyGroup, contents);
+            return KeyGroupSection.capture(keyGroup, contents, false);
         } catch (IOException e) {
             fail(e);
             return NOTHING;

@@ -7,7 +7,6 @@ import io.millrace.runtime.state.serde.StateSerializer;
 import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.Timer;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -67,11 +66,6 @@ final class KeyGroupSection {
     /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
     record Contents(List<StateRef> states, List<GroupedRef> grouped, List<HeapTimerService<?>> timerServices,
             List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
-
-    /** The section of {@code keyGroup}. A value that cannot be serialized fails naming its state and class. */
-    static byte[] write(int keyGroup, Contents contents) throws IOException {
-        return capture(keyGroup, contents, false).finish();
-    }
 
     /**
      * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
@@ -155,8 +149,9 @@ final class KeyGroupSection {
 
     /**
      * One key group captured for a snapshot: the section's body so far as serialized pieces, with the parts
-     * copied as references in between, and the shape table they share. Built on the task thread; {@link #finish}
-     * runs once, on any one thread, after the task thread handed it over.
+     * copied as references in between, and the shape table they share. Built on the task thread (or, for a group
+     * the writer reaches first, on the writer thread); {@link #writeTo} runs once, on any one thread, after the
+     * builder handed it over.
      */
     static final class Captured {
         private final int keyGroup;
@@ -177,20 +172,11 @@ final class KeyGroupSection {
             pieces.add(part);
         }
 
-        /** The section's bytes; serializes what was copied as references. */
-        byte[] finish() throws IOException {
-            ByteArrayOutputStream section = new ByteArrayOutputStream(body.size() + 64);
-            DataOutputStream out = new DataOutputStream(section);
-            writeTo(out, new ByteWriter(pieces.isEmpty() ? 16 : 4096 + body.size())); // unused when nothing was deferred
-            out.flush();
-            return section.toByteArray();
-        }
-
         /**
-         * Writes the section's bytes to {@code out}, the same as {@link #finish} returns, without making them an
-         * array of their own: what was copied as references is serialized into {@code scratch} (reset first), which
-         * the caller passes again for the next section, so a snapshot's buffer grows to its largest section once
-         * rather than every section's buffers growing from small, and the section is not copied again on its way out.
+         * Writes the section's bytes to {@code out} without making them an array of their own: what was copied as
+         * references is serialized into {@code scratch} (reset first), which the caller passes again for the next
+         * section, so a snapshot's buffer grows to its largest section once rather than every section's buffers
+         * growing from small, and the section is not copied again on its way out.
          */
         void writeTo(DataOutputStream out, ByteWriter scratch) throws IOException {
             ByteWriter all = body;
