@@ -177,6 +177,9 @@ final class StateColumn {
             return;
         }
         StateCache.Entry e = cached(key, false);
+        if (e.value == null && (e.dirty || !e.stored)) {
+            return; // already absent (a read found no row, or a delete is pending): nothing to write back
+        }
         e.value = null;
         cache.markDirty(e);
     }

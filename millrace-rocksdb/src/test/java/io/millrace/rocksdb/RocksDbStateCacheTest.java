@@ -2,6 +2,8 @@ package io.millrace.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.api.state.ListState;
+import io.millrace.api.state.ListStateDescriptor;
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
@@ -159,6 +161,54 @@ class RocksDbStateCacheTest {
             v = (v << 8) | (row[i] & 0xFF);
         }
         return v;
+    }
+
+    /**
+     * A join's pattern: read a key's waiting rows, then clear them. Clearing what a read found absent (or what is
+     * already cleared) changes nothing and marks nothing dirty; clearing what exists still deletes it.
+     */
+    @Test
+    void clearingAbsentState_marksNothingDirty_whileClearingPresentStateDeletesIt() throws Exception {
+        RocksDbKeyedStateBackend b = backend(ALL, 65_536);
+        ListState<Long> pending = b.stateStore().getListState(new ListStateDescriptor<>("pending"));
+        ValueState<Long> value = b.stateStore().getState(new ValueStateDescriptor<>("value"));
+        for (int k = 0; k < 1_000; k++) {
+            b.setCurrentKey(k);
+            assertThat(pending.get()).isEmpty();
+            pending.clear();
+            assertThat(value.value()).isNull();
+            value.clear();
+            value.clear();
+        }
+        assertThat(b.cache().dirtyCount()).as("nothing to write back").isZero();
+        b.snapshot(1, true).release();
+        assertThat(b.cache().writeBacks()).isZero();
+
+        for (int k = 0; k < 1_000; k += 2) {
+            b.setCurrentKey(k);
+            pending.add((long) k);
+            value.update((long) k);
+        }
+        b.snapshot(2, true).release();
+        long afterAdds = b.cache().writeBacks();
+        assertThat(afterAdds).isEqualTo(1_000);
+        for (int k = 0; k < 1_000; k++) {
+            b.setCurrentKey(k);
+            pending.get();
+            pending.clear();
+            value.clear();
+        }
+        b.snapshot(3, true).release();
+        assertThat(b.cache().writeBacks()).as("one delete per row that existed").isEqualTo(afterAdds + 1_000);
+        RocksDbKeyedStateBackend restored = backend(ALL, 65_536);
+        SnapshotImage.take(b).restoreInto(restored);
+        ListState<Long> restoredPending = restored.stateStore().getListState(new ListStateDescriptor<>("pending"));
+        ValueState<Long> restoredValue = restored.stateStore().getState(new ValueStateDescriptor<>("value"));
+        for (int k = 0; k < 1_000; k++) {
+            restored.setCurrentKey(k);
+            assertThat(restoredPending.get()).isEmpty();
+            assertThat(restoredValue.value()).isNull();
+        }
     }
 
     @Test
