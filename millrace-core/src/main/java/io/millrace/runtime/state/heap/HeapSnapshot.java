@@ -92,8 +92,9 @@ final class HeapSnapshot implements KeyedStateSnapshot {
                     + " key groups, the snapshot has " + sections.length);
         }
         ByteWriter scratch = new ByteWriter(4096); // reused by every group's section (see Captured.writeTo)
+        ByteWriter serialized = new ByteWriter(4096); // reused by every group this thread serializes itself
         for (int i = 0; i < sections.length; i++) {
-            Object section = capture(i);
+            Object section = capture(i, serialized);
             IOException failed = failure;
             if (failed != null) {
                 throw cannotWrite(failed);
@@ -139,12 +140,12 @@ final class HeapSnapshot implements KeyedStateSnapshot {
         }
     }
 
-    /** The group's capture, serializing the group first if nobody has captured it. */
-    private Object capture(int index) {
+    /** The group's capture, serializing the group into {@code buffer} first if nobody has captured it. */
+    private Object capture(int index, ByteWriter buffer) {
         synchronized (locks[index]) {
             Object section = sections[index];
             if (section == null) {
-                section = released ? NOTHING : serialize(range.start() + index);
+                section = released ? NOTHING : serialize(range.start() + index, buffer);
                 sections[index] = section;
                 uncaptured.decrementAndGet();
             }
@@ -156,9 +157,9 @@ final class HeapSnapshot implements KeyedStateSnapshot {
      * The group serialized (nothing copied as references), for {@link #write} to send on outside the lock without
      * copying the bytes into an array of their own first; a failure is kept for {@code write} rather than thrown.
      */
-    private Object serialize(int keyGroup) {
+    private Object serialize(int keyGroup, ByteWriter buffer) {
         try {
-            return KeyGroupSection.capture(keyGroup, contents, false);
+            return KeyGroupSection.capture(keyGroup, contents, false, buffer);
         } catch (IOException e) {
             fail(e);
             return NOTHING;

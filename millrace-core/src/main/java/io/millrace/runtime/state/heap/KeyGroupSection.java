@@ -71,12 +71,22 @@ final class KeyGroupSection {
      * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
      * group as soon as this returns. With {@code copyImmutable}, a value, list, reducing or aggregating state whose
      * stored values (list elements) are all {@linkplain ImmutableClasses immutable} is copied as references (keys, values, expiry
-     * times) and the timers as the timer objects (which never change once registered); {@link Captured#finish}
+     * times) and the timers as the timer objects (which never change once registered); {@link Captured#writeTo}
      * serializes them later, on any thread. Everything else is serialized here. A value that cannot be
-     * serialized fails naming its state and class, here or in {@code finish}.
+     * serialized fails naming its state and class, here or in {@code writeTo}.
      */
     static Captured capture(int keyGroup, Contents contents, boolean copyImmutable) throws IOException {
-        Captured c = new Captured(keyGroup);
+        return capture(keyGroup, contents, copyImmutable, new ByteWriter(4096));
+    }
+
+    /**
+     * {@link #capture(int, Contents, boolean)} serializing into {@code buffer} (reset first), which the caller
+     * reuses only once the capture has been written: the checkpoint writer, which serializes a group and writes it
+     * before the next, keeps one buffer at the size of its largest group instead of growing one per group.
+     */
+    static Captured capture(int keyGroup, Contents contents, boolean copyImmutable, ByteWriter buffer) throws IOException {
+        buffer.reset();
+        Captured c = new Captured(keyGroup, buffer);
         ByteWriter body = c.body;
         body.writeVarInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
         for (StateRef s : contents.states) {
@@ -156,12 +166,13 @@ final class KeyGroupSection {
     static final class Captured {
         private final int keyGroup;
         private final ShapeTable shapes = new ShapeTable();
-        private final ByteWriter body = new ByteWriter(4096);
+        private final ByteWriter body;
         /** Serialized pieces (byte[]) and deferred parts ({@link Deferred}) before what {@link #body} holds, in order. */
         private final List<Object> pieces = new ArrayList<>(2);
 
-        private Captured(int keyGroup) {
+        private Captured(int keyGroup, ByteWriter body) {
             this.keyGroup = keyGroup;
+            this.body = body;
         }
 
         private void defer(Deferred part) {
@@ -200,7 +211,7 @@ final class KeyGroupSection {
         }
     }
 
-    /** A part of a section copied as references, serialized when the section is finished. */
+    /** A part of a section copied as references, serialized when the section is written. */
     private interface Deferred {
         void write(ByteWriter out, ShapeTable shapes) throws IOException;
     }
