@@ -181,6 +181,9 @@ final class HeapListState<T> implements ListState<T> {
         }
 
         void appendAll(List<?> values) {
+            if (values == this) {
+                values = new ArrayList<>(this); // the list's own get() added to it: what it held before
+            }
             int n = values.size();
             if (size + n > items.length) {
                 items = Arrays.copyOf(items, Math.max(size * 2, size + n));

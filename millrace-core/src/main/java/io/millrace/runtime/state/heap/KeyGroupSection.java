@@ -70,8 +70,8 @@ final class KeyGroupSection {
     /**
      * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
      * group as soon as this returns. With {@code copyImmutable}, a value, list, reducing or aggregating state whose
-     * stored values (list elements) are all {@linkplain ImmutableClasses immutable} is copied as references (keys, values, expiry
-     * times) and the timers as the timer objects (which never change once registered); {@link Captured#writeTo}
+     * stored values (list elements) are all {@linkplain ImmutableClasses immutable} is copied as references (keys,
+     * values, expiry times) and the timers as the timer objects (which never change once registered); {@link Captured#writeTo}
      * serializes them later, on any thread. Everything else is serialized here. A value that cannot be
      * serialized fails naming its state and class, here or in {@code writeTo}.
      */
@@ -333,13 +333,6 @@ final class KeyGroupSection {
     private static void writeEntry(ByteWriter out, Codec codec, String kind, boolean ttl,
             Object key, Object value, long expiry) {
         codec.keys.write(key, out);
-        if (kind.equals(LIST)) {
-            HeapListState.write(value, codec.values, out);
-            if (ttl) {
-                out.writeLong(expiry);
-            }
-            return;
-        }
         if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
             Map<?, ?> map = (Map<?, ?>) value;
             out.writeVarInt(map.size());
@@ -355,7 +348,11 @@ final class KeyGroupSection {
             }
             return;
         }
-        codec.values.write(value, out);
+        if (kind.equals(LIST)) {
+            HeapListState.write(value, codec.values, out);
+        } else {
+            codec.values.write(value, out);
+        }
         if (ttl) {
             out.writeLong(expiry);
         }

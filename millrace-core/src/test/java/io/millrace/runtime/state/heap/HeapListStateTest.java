@@ -105,6 +105,15 @@ class HeapListStateTest {
         assertThat(any.get().iterator().next()).isInstanceOf(ArrayList.class);
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void aListsOwnContents_addedToIt_areAddedOnce() {
+        backend.setCurrentKey(4L);
+        rows.addAll(List.of(new Row(1, "a"), new Row(2, "b")));
+        rows.addAll((List<Row>) rows.get());
+        assertThat(read(4L)).containsExactly(new Row(1, "a"), new Row(2, "b"), new Row(1, "a"), new Row(2, "b"));
+    }
+
     /** Seeded random adds, bulk adds (from lists of several kinds), updates and clears over many keys, against a map of lists. */
     @Test
     void randomOperations_matchAMapOfLists_andSurviveASnapshot() throws Exception {
