@@ -35,8 +35,16 @@ public final class RocksDbConfigOptions implements ConfigOptionProvider {
             "Entries of each keyed operator's write-back cache of value, reducing and aggregating state on the JVM heap; 0 = off.",
             (c, v, all) -> c.stateBackendOption(RocksDbConfig.CACHE_ENTRIES_OPTION, v.toString()));
 
+    public static final ConfigOption<Integer> TIMER_CACHE_ENTRIES = ConfigOption.of(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION,
+            ConfigType.of("timers", "a number of timers from " + RocksDbConfig.MIN_TIMER_CACHE_ENTRIES + " to "
+                    + RocksDbConfig.MAX_TIMER_CACHE_ENTRIES,
+                    v -> RocksDbStateBackendProvider.timerEntries(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION, v.trim())),
+            null, String.valueOf(RocksDbConfig.DEFAULT_TIMER_CACHE_ENTRIES),
+            "The most timers of each timer service and time domain kept on the JVM heap (the earliest ones); the rest are in RocksDB.",
+            (c, v, all) -> c.stateBackendOption(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION, v.toString()));
+
     @Override
     public List<ConfigOption<?>> options() {
-        return List.of(MANAGED_MEMORY, DIRECTORY, INCREMENTAL, CACHE_ENTRIES);
+        return List.of(MANAGED_MEMORY, DIRECTORY, INCREMENTAL, CACHE_ENTRIES, TIMER_CACHE_ENTRIES);
     }
 }

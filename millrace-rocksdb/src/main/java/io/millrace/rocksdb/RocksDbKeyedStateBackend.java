@@ -533,6 +533,10 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         store.write(batch);
     }
 
+    RocksDbConfig config() {
+        return config;
+    }
+
     /** The state cache, null when off; for tests. */
     StateCache cache() {
         return cache;

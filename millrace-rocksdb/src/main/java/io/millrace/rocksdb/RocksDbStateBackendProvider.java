@@ -11,8 +11,9 @@ import java.util.Map;
  * The {@code rocksdb} state backend for {@link PipelineConfig#stateBackend(String)}. Its options, all
  * under {@code state.rocksdb.}: {@value RocksDbConfig#MANAGED_MEMORY_OPTION} (a size such as {@code 256mb},
  * {@code 1gb} or a number of bytes), {@value RocksDbConfig#DIRECTORY_OPTION} (a path),
- * {@value RocksDbConfig#INCREMENTAL_OPTION} ({@code true} or {@code false}) and
- * {@value RocksDbConfig#CACHE_ENTRIES_OPTION} (a number of entries, 0 = off). Options of
+ * {@value RocksDbConfig#INCREMENTAL_OPTION} ({@code true} or {@code false}),
+ * {@value RocksDbConfig#CACHE_ENTRIES_OPTION} (a number of entries, 0 = off) and
+ * {@value RocksDbConfig#TIMER_CACHE_ENTRIES_OPTION} (a number of timers). Options of
  * other backends are left to them.
  */
 public final class RocksDbStateBackendProvider implements StateBackendProvider {
@@ -43,9 +44,10 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
                 case RocksDbConfig.DIRECTORY_OPTION -> config = config.withBaseDirectory(Path.of(value));
                 case RocksDbConfig.INCREMENTAL_OPTION -> config = config.withIncremental(bool(option, value));
                 case RocksDbConfig.CACHE_ENTRIES_OPTION -> config = config.withCacheEntries(entries(option, value));
+                case RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION -> config = config.withTimerCacheEntries(timerEntries(option, value));
                 default -> throw new IllegalArgumentException("unknown RocksDB option '" + option + "'; accepted: "
                         + RocksDbConfig.MANAGED_MEMORY_OPTION + ", " + RocksDbConfig.DIRECTORY_OPTION + ", " + RocksDbConfig.INCREMENTAL_OPTION
-                        + ", " + RocksDbConfig.CACHE_ENTRIES_OPTION);
+                        + ", " + RocksDbConfig.CACHE_ENTRIES_OPTION + ", " + RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION);
             }
         }
         return config;
@@ -62,6 +64,21 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
         if (n != 0 && (n < RocksDbConfig.MIN_CACHE_ENTRIES || n > RocksDbConfig.MAX_CACHE_ENTRIES)) {
             throw new IllegalArgumentException("option '" + option + "' must be 0 (off) or a number of entries from "
                     + RocksDbConfig.MIN_CACHE_ENTRIES + " to " + RocksDbConfig.MAX_CACHE_ENTRIES + ", was '" + value + "'");
+        }
+        return n;
+    }
+
+    /** A number of timers, from {@link RocksDbConfig#MIN_TIMER_CACHE_ENTRIES} to {@link RocksDbConfig#MAX_TIMER_CACHE_ENTRIES}. */
+    static int timerEntries(String option, String value) {
+        int n;
+        try {
+            n = Integer.parseInt(value.replace("_", ""));
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < RocksDbConfig.MIN_TIMER_CACHE_ENTRIES || n > RocksDbConfig.MAX_TIMER_CACHE_ENTRIES) {
+            throw new IllegalArgumentException("option '" + option + "' must be a number of timers from "
+                    + RocksDbConfig.MIN_TIMER_CACHE_ENTRIES + " to " + RocksDbConfig.MAX_TIMER_CACHE_ENTRIES + ", was '" + value + "'");
         }
         return n;
     }

@@ -12,15 +12,13 @@ import org.rocksdb.RocksIterator;
  * idempotent). A heap-side cache holds the earliest timers: exactly the timers below {@code boundary} (all
  * of them when the boundary is null), each stored in RocksDB or not yet. It is refilled from RocksDB in
  * batches when it runs empty and trimmed back when it grows, so memory stays bounded however many timers
- * there are. A registration below the boundary is write-back: it touches RocksDB only when trimmed out of
+ * there are ({@link RocksDbConfig#timerCacheEntries} at most). A registration below the boundary is write-back: it touches RocksDB only when trimmed out of
  * the cache or {@linkplain #flush flushed} before a snapshot, so a timer that fires or is deleted before
  * that costs no RocksDB call at all. Every stored row is mirrored in an index column as
  * {@code [key group][row]}, so that a snapshot reads the timers of one key group as one contiguous range.
  * Task thread only.
  */
 final class RocksTimerQueue {
-    /** Rows loaded per refill; the cache is trimmed back to this when it holds twice as many. */
-    static final int CACHE_BATCH = 16_384;
     private static final Boolean STORED = Boolean.TRUE;
     private static final Boolean UNSTORED = Boolean.FALSE;
     private static final byte[] NO_VALUE = new byte[0];
@@ -28,16 +26,22 @@ final class RocksTimerQueue {
     private final BytesColumn column;
     private final BytesColumn byGroup;
     private final byte domain;
+    /** Rows loaded per refill; the cache is trimmed back to this when it holds twice as many. */
+    private final int batch;
     /** The timers below the boundary, each with whether RocksDB holds its row. */
     private final TreeMap<byte[], Boolean> cache = new TreeMap<>(Arrays::compareUnsigned);
     private byte[] boundary;
     private int size;
 
-    /** A queue over the rows of {@code domain} already stored (restored from a checkpoint) or none. */
-    RocksTimerQueue(BytesColumn column, BytesColumn byGroup, byte domain) {
+    /**
+     * A queue over the rows of {@code domain} already stored (restored from a checkpoint) or none, holding at most
+     * {@code cacheEntries} (2 or more) on the heap.
+     */
+    RocksTimerQueue(BytesColumn column, BytesColumn byGroup, byte domain, int cacheEntries) {
         this.column = column;
         this.byGroup = byGroup;
         this.domain = domain;
+        this.batch = cacheEntries / 2;
         try (RocksIterator it = column.scan()) {
             for (it.seek(new byte[] {domain}); it.isValid() && it.key()[0] == domain; it.next()) {
                 size++;
@@ -157,7 +161,7 @@ final class RocksTimerQueue {
     private void refill() {
         try (RocksIterator it = column.scan()) {
             it.seek(boundary);
-            while (it.isValid() && cache.size() < CACHE_BATCH) {
+            while (it.isValid() && cache.size() < batch) {
                 byte[] key = it.key();
                 if (key[0] != domain) {
                     break;
@@ -172,10 +176,10 @@ final class RocksTimerQueue {
 
     /** Keeps the cache bounded: drops its latest timers (storing those RocksDB lacks) and lowers the boundary to them. */
     private void trim() {
-        if (cache.size() <= 2 * CACHE_BATCH) {
+        if (cache.size() <= 2 * batch) {
             return;
         }
-        while (cache.size() > CACHE_BATCH) {
+        while (cache.size() > batch) {
             Map.Entry<byte[], Boolean> last = cache.pollLastEntry();
             if (!last.getValue()) {
                 store(last.getKey());

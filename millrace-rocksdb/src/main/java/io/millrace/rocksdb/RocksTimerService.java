@@ -32,8 +32,9 @@ final class RocksTimerService<N> implements InternalTimerService<N>, DueTimers.S
         this.backend = backend;
         this.clock = clock;
         this.target = target;
-        this.eventTimers = new RocksTimerQueue(column, byGroup, EVENT_TIME);
-        this.processingTimers = new RocksTimerQueue(column, byGroup, PROCESSING_TIME);
+        int cacheEntries = backend.config().timerCacheEntries();
+        this.eventTimers = new RocksTimerQueue(column, byGroup, EVENT_TIME, cacheEntries);
+        this.processingTimers = new RocksTimerQueue(column, byGroup, PROCESSING_TIME, cacheEntries);
     }
 
     String name() {

@@ -1,6 +1,7 @@
 package io.millrace.rocksdb;
 
 import java.util.Arrays;
+import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
@@ -66,6 +67,23 @@ final class StateCache {
         int seen;
         /** The count of changes ({@link #markDirty}) when this entry last changed. */
         int changed;
+        /** Neighbours in the list of dirty entries ({@link #dirtyHead}); null while clean. */
+        Entry dirtyPrevious;
+        Entry dirtyNext;
+    }
+
+    /** Most rows a batch is sorted for: their index must fit the low 16 bits of {@link #sortKey}. */
+    private static final int MAX_SORTED = 1 << 16;
+
+    /** A row queued for the next write batch. */
+    private static final class Pending {
+        static final byte PUT = 0;
+        static final byte MERGE = 1;
+        static final byte DELETE = 2;
+        StateColumn column;
+        byte[] key;
+        byte[] row;
+        byte op;
     }
 
     private final RocksDbKeyedStateBackend backend;
@@ -75,9 +93,14 @@ final class StateCache {
     private final int dirtyLimit;
     private final int cleanBatch;
     private int dirtyCount;
+    /**
+     * The dirty entries, oldest first (an entry found still changing when its turn came goes to the back), so
+     * that writing some back ahead of time and flushing visit only dirty entries, not the whole cache.
+     */
+    private Entry dirtyHead;
+    private Entry dirtyTail;
     /** Dirty entries at which the next write-back ahead of time starts (at least {@link #dirtyLimit}). */
     private int nextClean;
-    private int cleanHand;
     /** Changes so far ({@link #markDirty} calls), the clock of {@link Entry#changed}. */
     private int changes;
     /** Entries by index; indices below {@link #allocated} have been handed out. Grows up to the capacity. */
@@ -95,6 +118,11 @@ final class StateCache {
     private int hand;
     private int visits;
     private final WriteBatch batch = new WriteBatch();
+    /** Rows written back since the last {@link #commit}, in {@code [0, pendingCount)}; the objects are reused. */
+    private Pending[] pending = new Pending[64];
+    /** Per queued row, the first six bytes of its key, then its index in {@link #pending}: sorted by {@link #commit}. */
+    private long[] order = new long[64];
+    private int pendingCount;
     private long writeBacks;
 
     /** A cache of {@code capacity} entries (at least {@link #MIN_ENTRIES}) for {@code backend}. */
@@ -150,6 +178,7 @@ final class StateCache {
             return;
         }
         e.dirty = true;
+        linkDirty(e);
         if (++dirtyCount > nextClean) {
             cleanSome();
         }
@@ -159,8 +188,35 @@ final class StateCache {
     void markClean(Entry e) {
         if (e.dirty) {
             e.dirty = false;
+            unlinkDirty(e);
             dirtyCount--;
         }
+    }
+
+    private void linkDirty(Entry e) {
+        e.dirtyPrevious = dirtyTail;
+        e.dirtyNext = null;
+        if (dirtyTail == null) {
+            dirtyHead = e;
+        } else {
+            dirtyTail.dirtyNext = e;
+        }
+        dirtyTail = e;
+    }
+
+    private void unlinkDirty(Entry e) {
+        if (e.dirtyPrevious == null) {
+            dirtyHead = e.dirtyNext;
+        } else {
+            e.dirtyPrevious.dirtyNext = e.dirtyNext;
+        }
+        if (e.dirtyNext == null) {
+            dirtyTail = e.dirtyPrevious;
+        } else {
+            e.dirtyNext.dirtyPrevious = e.dirtyPrevious;
+        }
+        e.dirtyPrevious = null;
+        e.dirtyNext = null;
     }
 
     /** The entry of the row {@code key[0, length)}, marked as used, or null when not cached. */
@@ -232,14 +288,10 @@ final class StateCache {
 
     /** Writes every dirty entry to RocksDB in one batch; the entries stay cached, clean. */
     void flush() {
-        if (size == 0) {
-            return;
-        }
-        for (int i = 0; i < allocated; i++) {
-            Entry e = pool[i];
-            if (e.column != null && e.dirty) {
-                writeBack(e);
-            }
+        for (Entry e = dirtyHead; e != null; ) {
+            Entry next = e.dirtyNext;
+            writeBack(e);
+            e = next;
         }
         commit();
     }
@@ -260,8 +312,9 @@ final class StateCache {
         freeCount = 0;
         size = 0;
         hand = 0;
-        cleanHand = 0;
         dirtyCount = 0;
+        dirtyHead = null;
+        dirtyTail = null;
         nextClean = dirtyLimit;
     }
 
@@ -346,23 +399,29 @@ final class StateCache {
     }
 
     /**
-     * Writes back up to {@link #cleanBatch} dirty entries of other keys than the current one, in one batch:
-     * first those not changed during the last {@link #dirtyLimit} changes (a hot entry would soon be dirty
-     * again), then, if that pass over the pool found too few, any. Each pass goes on in pool order from
-     * where the last stopped. The next call comes after as many entries more turned dirty, so that dirty
-     * entries of the current key alone cost two passes per batch at most.
+     * Writes back up to {@link #cleanBatch} dirty entries of other keys than the current one, in one batch,
+     * oldest first: first those not changed during the last {@link #dirtyLimit} changes (a hot entry would soon
+     * be dirty again; it goes to the back of the list), then, if that pass found too few, any. The next call
+     * comes after as many entries more turned dirty, so that dirty entries of the current key alone cost two
+     * passes per batch at most.
      */
     private void cleanSome() {
         byte[] current = backend.currentKeyBytes();
         int cleaned = 0;
         for (int pass = 0; pass < 2 && cleaned < cleanBatch; pass++) {
-            for (int visited = 0; visited < allocated && cleaned < cleanBatch; visited++) {
-                Entry e = pool[cleanHand];
-                cleanHand = cleanHand + 1 >= allocated ? 0 : cleanHand + 1;
-                if (e.column != null && e.dirty && !ofKey(e, current) && (pass == 1 || changes - e.changed > dirtyLimit)) {
-                    writeBack(e);
-                    cleaned++;
+            Entry e = dirtyHead;
+            for (int left = dirtyCount; e != null && left > 0 && cleaned < cleanBatch; left--) {
+                Entry next = e.dirtyNext;
+                if (!ofKey(e, current)) {
+                    if (pass == 1 || changes - e.changed > dirtyLimit) {
+                        writeBack(e);
+                        cleaned++;
+                    } else if (next != null) {
+                        unlinkDirty(e);
+                        linkDirty(e);
+                    }
                 }
+                e = next;
             }
         }
         commit();
@@ -375,36 +434,91 @@ final class StateCache {
     }
 
     /**
-     * Adds an entry's row to the batch: a put of its value, a delete when it has none (skipped when RocksDB
-     * holds no row), or for {@link ListRows.Appends} a merge of the elements appended since (then cleared).
+     * Queues an entry's row for the next {@link #commit}: a put of its value, a delete when it has none (skipped
+     * when RocksDB holds no row), or for {@link ListRows.Appends} a merge of the elements appended since (then
+     * cleared).
      */
     private void writeBack(Entry e) {
         byte[] row = e.column.encodeRow(e.value, e.expiry);
         e.dirty = false;
+        unlinkDirty(e);
         dirtyCount--;
         if (row == null && !e.stored) {
             return;
         }
-        try {
-            if (row == null) {
-                batch.delete(e.column.bytes().handle(), e.key);
-            } else if (e.value instanceof ListRows.Appends a) {
-                batch.merge(e.column.bytes().handle(), e.key, row);
-                a.elements.clear();
-            } else {
-                batch.put(e.column.bytes().handle(), e.key, row);
-            }
-        } catch (RocksDBException ex) {
-            throw new StateStorageException("cannot batch a write of " + e.column.kind + " state '" + e.column.name + "'", ex);
+        byte op = row == null ? Pending.DELETE : e.value instanceof ListRows.Appends ? Pending.MERGE : Pending.PUT;
+        if (op == Pending.MERGE) {
+            ((ListRows.Appends) e.value).elements.clear();
         }
+        if (pendingCount == pending.length) {
+            pending = Arrays.copyOf(pending, pendingCount * 2);
+            order = Arrays.copyOf(order, pendingCount * 2);
+        }
+        order[pendingCount] = sortKey(e.key, pendingCount);
+        Pending w = pending[pendingCount];
+        if (w == null) {
+            pending[pendingCount] = w = new Pending();
+        }
+        pendingCount++;
+        w.column = e.column;
+        w.key = e.key;
+        w.row = row;
+        w.op = op;
         e.stored = row != null;
         writeBacks++;
     }
 
+    /**
+     * Writes the queued rows in one batch, in the order of their keys' first bytes: a memtable is a skip list
+     * that remembers where its last insert went, so rows inserted in key order each start their search next to
+     * the previous one instead of from the top. The order only saves work; rows of different keys can go in any.
+     */
     private void commit() {
-        if (batch.count() > 0) {
-            backend.write(batch);
-            batch.clear();
+        int n = pendingCount;
+        if (n == 0) {
+            return;
+        }
+        boolean sorted = n <= MAX_SORTED;
+        if (sorted) {
+            Arrays.sort(order, 0, n);
+        }
+        try {
+            for (int i = 0; i < n; i++) {
+                Pending w = pending[sorted ? (int) order[i] & 0xFFFF : i];
+                batch(w);
+                w.column = null;
+                w.key = null;
+                w.row = null;
+            }
+        } finally {
+            pendingCount = 0;
+        }
+        backend.write(batch);
+        batch.clear();
+    }
+
+    /**
+     * {@code index} in the low 16 bits, above them the first six bytes of {@code key} (zeros past its end),
+     * sign bit flipped: sorting the longs orders by those bytes as unsigned, then by index.
+     */
+    static long sortKey(byte[] key, int index) {
+        long prefix = 0;
+        for (int i = 0; i < 6; i++) {
+            prefix = (prefix << 8) | (i < key.length ? key[i] & 0xFF : 0);
+        }
+        return ((prefix << 16) | (index & 0xFFFF)) ^ Long.MIN_VALUE;
+    }
+
+    private void batch(Pending w) {
+        try {
+            ColumnFamilyHandle handle = w.column.bytes().handle();
+            switch (w.op) {
+                case Pending.DELETE -> batch.delete(handle, w.key);
+                case Pending.MERGE -> batch.merge(handle, w.key, w.row);
+                default -> batch.put(handle, w.key, w.row);
+            }
+        } catch (RocksDBException ex) {
+            throw new StateStorageException("cannot batch a write of " + w.column.kind + " state '" + w.column.name + "'", ex);
         }
     }
 
@@ -482,5 +596,7 @@ final class StateCache {
         e.complete = false;
         e.seen = 0;
         e.changed = 0;
+        e.dirtyPrevious = null;
+        e.dirtyNext = null;
     }
 }

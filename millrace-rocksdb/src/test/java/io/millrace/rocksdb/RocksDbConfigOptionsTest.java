@@ -55,6 +55,18 @@ class RocksDbConfigOptionsTest {
     }
 
     @Test
+    void timerCacheEntriesKey_becomesAStateBackendOption_andZeroIsRefusedNamingTheKey() {
+        assertThat(ConfigOptions.find("state.rocksdb.timer-cache.entries").defaultText()).isEqualTo("131072");
+        PipelineConfig config = ConfigOptions.apply(PipelineConfig.defaults(),
+                ConfigValues.parse(List.of("state.rocksdb.timer-cache.entries: 4096"), "job.conf"));
+        assertThat(RocksDbStateBackendProvider.configFrom(config.stateBackendOptions()).timerCacheEntries()).isEqualTo(4_096);
+        ConfigValues zero = ConfigValues.parse(List.of("state.rocksdb.timer-cache.entries: 0"), "job.conf");
+        assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), zero))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("state.rocksdb.timer-cache.entries");
+    }
+
+    @Test
     void badSize_isRefused_namingTheKeyAndTheAcceptedForm() {
         ConfigValues values = ConfigValues.parse(List.of("state.rocksdb.managed-memory: lots"), "job.conf");
         assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), values))

@@ -61,6 +61,19 @@ class RocksDbStateBackendProviderTest {
     }
 
     @Test
+    void timerCacheEntries_defaultTo131072_andOutOfRangeValuesFailNamingTheOption() {
+        assertThat(RocksDbConfig.defaults().timerCacheEntries()).isEqualTo(131_072);
+        assertThat(RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION, "1_024")).timerCacheEntries())
+                .isEqualTo(1_024);
+        for (String bad : List.of("0", "8", "-1", "many", "99999999")) {
+            assertThatThrownBy(() -> RocksDbStateBackendProvider.configFrom(Map.of(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION, bad)))
+                    .as(bad).hasMessageContaining(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION).hasMessageContaining("from 16 to 4194304");
+        }
+        assertThatThrownBy(() -> RocksDbConfig.defaults().withTimerCacheEntries(2))
+                .hasMessageContaining(RocksDbConfig.TIMER_CACHE_ENTRIES_OPTION);
+    }
+
+    @Test
     void optionsOfOtherBackends_areLeftAlone() {
         assertThat(RocksDbStateBackendProvider.configFrom(Map.of("state.heap.something", "x"))).isEqualTo(RocksDbConfig.defaults());
     }

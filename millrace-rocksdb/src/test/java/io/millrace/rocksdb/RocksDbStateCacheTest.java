@@ -289,6 +289,54 @@ class RocksDbStateCacheTest {
         assertThat(b.entryCount()).isEqualTo(3_000);
     }
 
+    @Test
+    void writingBackAheadOfTime_takesTheOldestColdEntriesFirst_andSparesAHotOne() {
+        RocksDbKeyedStateBackend b = backend(ALL, 4_096);
+        ValueState<Integer> counts = counts(b);
+        StateColumn column = b.createdState("counts");
+        int hot = 1_000_000;
+        for (int k = 0; k < 600; k++) {
+            b.setCurrentKey(k);
+            counts.update(k);
+            b.setCurrentKey(hot);
+            counts.update(k);
+        }
+        assertThat(b.cache().writeBacks()).as("past the dirty limit of 512").isGreaterThanOrEqualTo(128);
+        long written = b.cache().writeBacks();
+        for (int k = 0; k < written; k++) {
+            assertThat(dirty(b, column, k)).as("key %d, among the %d oldest", k, written).isFalse();
+        }
+        for (int k = 600 - 64; k < 600; k++) {
+            assertThat(dirty(b, column, k)).as("key %d, among the newest", k).isTrue();
+        }
+        assertThat(dirty(b, column, hot)).as("the key changed at every step").isTrue();
+        b.setCurrentKey(hot);
+        assertThat(counts.value()).isEqualTo(599);
+    }
+
+    @Test
+    void writeBatchOrder_isByTheKeysFirstSixBytesUnsigned_thenByArrival() {
+        long[] order = {
+            StateCache.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 9}, 0),
+            StateCache.sortKey(new byte[] {0x7F, (byte) 0xFF}, 1),
+            StateCache.sortKey(new byte[] {0x7F}, 2),
+            StateCache.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 1}, 3),
+            StateCache.sortKey(new byte[] {0, 0, 0, 0, 0, 1}, 65_535),
+        };
+        java.util.Arrays.sort(order);
+        int[] indices = java.util.Arrays.stream(order).mapToInt(o -> (int) o & 0xFFFF).toArray();
+        assertThat(indices).containsExactly(65_535, 2, 1, 0, 3);
+    }
+
+    /** Whether the cached entry of {@code key}'s row of a single-row state is dirty (false when not cached). */
+    private static boolean dirty(RocksDbKeyedStateBackend b, StateColumn column, int key) {
+        b.setCurrentKey(key);
+        byte[] bytes = b.currentKeyBytes();
+        StateCache.Entry e = b.cache().find(column, bytes, bytes.length,
+                StateCache.hash(StateCache.hashBytes(bytes, bytes.length), column));
+        return e != null && e.dirty;
+    }
+
     /** Records the fired event-time timers as "key@time". */
     private static final class Fired implements Triggerable<String> {
         final List<String> times = new ArrayList<>();
@@ -312,7 +360,7 @@ class RocksDbStateCacheTest {
         InternalTimerService<String> timers = b.timerService("t", ignored);
         Random random = new Random(3);
         TreeSet<Long> expected = new TreeSet<>();
-        for (int i = 0; i < 6 * RocksTimerQueue.CACHE_BATCH; i++) {
+        for (int i = 0; i < 100 * TestBackends.TIMER_CACHE_ENTRIES; i++) {
             long time = random.nextInt(1_000_000) * 2L;
             b.setCurrentKey((int) (time % 97));
             timers.registerEventTimeTimer("w", time);

@@ -5,10 +5,15 @@ import io.millrace.api.time.Clock;
 import io.millrace.runtime.state.KeyGroupRange;
 import java.nio.file.Path;
 
-/** RocksDB backends for tests: working directories under target/, a small memory budget. */
+/**
+ * RocksDB backends for tests: working directories under target/, a small memory budget, and small timer caches,
+ * so that tests with a few hundred timers already keep most of them in RocksDB.
+ */
 final class TestBackends {
     static final Path BASE = Path.of("target", "rocksdb-test-state");
-    static final RocksDbConfig CONFIG = RocksDbConfig.defaults().withBaseDirectory(BASE).withManagedMemoryBytes(32L << 20);
+    static final int TIMER_CACHE_ENTRIES = 256;
+    static final RocksDbConfig CONFIG = RocksDbConfig.defaults().withBaseDirectory(BASE).withManagedMemoryBytes(32L << 20)
+            .withTimerCacheEntries(TIMER_CACHE_ENTRIES);
 
     private TestBackends() {}
 
