@@ -12,9 +12,9 @@ import org.rocksdb.RocksIterator;
  * idempotent). A heap-side cache holds the earliest timers: exactly the timers below {@code boundary} (all
  * of them when the boundary is null), each stored in RocksDB or not yet. It is refilled from RocksDB in
  * batches when it runs empty and trimmed back when it grows, so memory stays bounded however many timers
- * there are ({@link RocksDbConfig#timerCacheEntries} at most). A registration below the boundary is write-back: it touches RocksDB only when trimmed out of
- * the cache or {@linkplain #flush flushed} before a snapshot, so a timer that fires or is deleted before
- * that costs no RocksDB call at all. Every stored row is mirrored in an index column as
+ * there are ({@link RocksDbConfig#timerCacheEntries} at most). A registration below the boundary is
+ * write-back: it touches RocksDB only when trimmed out of the cache or {@linkplain #flush flushed} before a
+ * snapshot, so a timer that fires or is deleted before that costs no RocksDB call at all. Every stored row is mirrored in an index column as
  * {@code [key group][row]}, so that a snapshot reads the timers of one key group as one contiguous range.
  * Task thread only.
  */
