@@ -55,12 +55,7 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
 
     /** A number of cache entries, 0 (off) or from {@link RocksDbConfig#MIN_CACHE_ENTRIES} to {@link RocksDbConfig#MAX_CACHE_ENTRIES}. */
     static int entries(String option, String value) {
-        int n;
-        try {
-            n = Integer.parseInt(value.replace("_", ""));
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
+        int n = count(value);
         if (n != 0 && (n < RocksDbConfig.MIN_CACHE_ENTRIES || n > RocksDbConfig.MAX_CACHE_ENTRIES)) {
             throw new IllegalArgumentException("option '" + option + "' must be 0 (off) or a number of entries from "
                     + RocksDbConfig.MIN_CACHE_ENTRIES + " to " + RocksDbConfig.MAX_CACHE_ENTRIES + ", was '" + value + "'");
@@ -70,17 +65,21 @@ public final class RocksDbStateBackendProvider implements StateBackendProvider {
 
     /** A number of timers, from {@link RocksDbConfig#MIN_TIMER_CACHE_ENTRIES} to {@link RocksDbConfig#MAX_TIMER_CACHE_ENTRIES}. */
     static int timerEntries(String option, String value) {
-        int n;
-        try {
-            n = Integer.parseInt(value.replace("_", ""));
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
+        int n = count(value);
         if (n < RocksDbConfig.MIN_TIMER_CACHE_ENTRIES || n > RocksDbConfig.MAX_TIMER_CACHE_ENTRIES) {
             throw new IllegalArgumentException("option '" + option + "' must be a number of timers from "
                     + RocksDbConfig.MIN_TIMER_CACHE_ENTRIES + " to " + RocksDbConfig.MAX_TIMER_CACHE_ENTRIES + ", was '" + value + "'");
         }
         return n;
+    }
+
+    /** A whole number, underscores allowed between digits ({@code 65_536}); -1 when it is not one. */
+    private static int count(String value) {
+        try {
+            return Integer.parseInt(value.replace("_", ""));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** true or false, in any case. */
