@@ -14,9 +14,9 @@ import org.rocksdb.RocksIterator;
  * batches when it runs empty and trimmed back when it grows, so memory stays bounded however many timers
  * there are ({@link RocksDbConfig#timerCacheEntries} at most). A registration below the boundary is
  * write-back: it touches RocksDB only when trimmed out of the cache or {@linkplain #flush flushed} before a
- * snapshot, so a timer that fires or is deleted before that costs no RocksDB call at all. Every stored row is mirrored in an index column as
- * {@code [key group][row]}, so that a snapshot reads the timers of one key group as one contiguous range.
- * Task thread only.
+ * snapshot, so a timer that fires or is deleted before that costs no RocksDB call at all. Every stored row
+ * is mirrored in an index column as {@code [key group][row]}, so that a snapshot reads the timers of one key
+ * group as one contiguous range. Task thread only.
  */
 final class RocksTimerQueue {
     private static final Boolean STORED = Boolean.TRUE;
