@@ -18,6 +18,7 @@ import io.millrace.runtime.state.SnapshotImage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
@@ -323,8 +324,8 @@ class RocksDbStateCacheTest {
             StateCache.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 1}, 3),
             StateCache.sortKey(new byte[] {0, 0, 0, 0, 0, 1}, 65_535),
         };
-        java.util.Arrays.sort(order);
-        int[] indices = java.util.Arrays.stream(order).mapToInt(o -> (int) o & 0xFFFF).toArray();
+        Arrays.sort(order);
+        int[] indices = Arrays.stream(order).mapToInt(o -> (int) o & 0xFFFF).toArray();
         assertThat(indices).containsExactly(65_535, 2, 1, 0, 3);
     }
 
