@@ -51,6 +51,7 @@ public final class BenchDriver {
 
     public void run() throws Exception {
         Query q = options.query;
+        note("%s", Report.machine());
         long events = Interleave.roundCount(options.events, options.parallelism);
         warmUp(options.warmupSeconds, number -> {
             Probe.RunFigures warm = runOnce(options.forWarmup(), options.warmup(), 0, false);
