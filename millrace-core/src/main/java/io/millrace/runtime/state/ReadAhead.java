@@ -2,7 +2,8 @@ package io.millrace.runtime.state;
 
 /**
  * Overlapping cache misses where the engine visits thousands of keys in a row: a window firing for every key
- * of the window, event-time timers firing at the end of a window. What they read (accumulators, keys, table
+ * of the window, event-time timers firing at the end of a window, a heap snapshot serializing every value of a
+ * key group. What they read (accumulators, keys, table
  * slots, state entries) was stored long before and is mostly out of cache by then; visited one key at a time,
  * between the emission work of the keys before, it costs one memory round trip after another. Reading the
  * headers of the next {@link #BATCH} keys' objects in a tight loop first lets the processor have those misses

@@ -1,5 +1,6 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.runtime.state.ReadAhead;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
@@ -51,6 +52,8 @@ final class KeyGroupSection {
     /** "MRK2": the format with a schema dictionary per section. */
     private static final int MAGIC = 0x4D524B32;
     private static final int OLD_MAGIC = 0x4D524B47;
+    /** Kept only so that the compiler keeps the reads of {@link ReadAhead} (always 0; racy writes are harmless). */
+    private static int readAheadSink;
 
     private KeyGroupSection() {}
 
@@ -98,10 +101,16 @@ final class KeyGroupSection {
                 continue;
             }
             Codec codec = Codec.forWriting(c.shapes, s.name);
-            writeStateHeader(body, s.name, s.kind, ttl, table.size());
-            for (int p = 0; p < table.size(); p++) {
+            int size = table.size();
+            writeStateHeader(body, s.name, s.kind, ttl, size);
+            int ahead = 0;
+            for (int p = 0; p < size; p++) {
+                if (p % ReadAhead.BATCH == 0) {
+                    ahead += table.readAheadPositions(p, Math.min(size, p + ReadAhead.BATCH));
+                }
                 writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
             }
+            readAheadSink = ahead;
         }
         for (GroupedRef g : contents.grouped) {
             GroupedState.Capture copy = copyImmutable ? g.capture().copyGroup(keyGroup) : null;
@@ -258,10 +267,17 @@ final class KeyGroupSection {
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
             Codec codec = Codec.forWriting(shapes, state.name);
             writeStateHeader(out, state.name, state.kind, ttl, values.length);
+            int ahead = 0;
             for (int i = 0; i < values.length; i++) {
+                if (i % ReadAhead.BATCH == 0) {
+                    // stored long before the checkpoint: their misses in flight together rather than one by one
+                    int to = Math.min(values.length, i + ReadAhead.BATCH);
+                    ahead += ReadAhead.headers(values, i, to) + (keys != null ? ReadAhead.headers(keys, i, to) : 0);
+                }
                 Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
                 writeEntry(out, codec, state.name, state.kind, ttl, key, values[i], ttl ? expiries[i] : Long.MAX_VALUE);
             }
+            readAheadSink = ahead;
         }
     }
 

@@ -54,6 +54,14 @@ final class KeyTable {
         return values[position];
     }
 
+    /**
+     * Reads the values (and key objects, once keys are not all {@code Long}s) at positions {@code [from, to)} ahead of
+     * their use; returns what {@link ReadAhead#headers} does.
+     */
+    int readAheadPositions(int from, int to) {
+        return ReadAhead.headers(values, from, to) + (longKeys ? 0 : ReadAhead.headers(keys, from, to));
+    }
+
     void setValue(int position, Object value) {
         values[position] = value;
     }

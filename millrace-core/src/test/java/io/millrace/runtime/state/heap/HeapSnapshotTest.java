@@ -162,6 +162,36 @@ class HeapSnapshotTest {
     }
 
     @Test
+    void manyKeysPerKeyGroup_surviveSnapshotAndRestore_acrossTheWritersReadAheadBatches() throws Exception {
+        // 4 key groups for 1,000 keys: each group's tables hold ~250 entries, so the snapshot's loops cross
+        // ReadAhead.BATCH many times, on the path that serializes at capture (mutable values) and on the one that
+        // copies references and serializes later (immutable values)
+        KeyGroupRange four = new KeyGroupRange(0, 3);
+        ManualClock clock = new ManualClock(0);
+        AllKinds before = new AllKinds(new HeapKeyedStateBackend(four, 4, clock));
+        Random random = new Random(13);
+        List<Object> keys = keys(1_000);
+        keys.forEach(k -> before.fill(k, random));
+
+        for (boolean afterChanges : new boolean[] {false, true}) {
+            var snapshot = before.backend.snapshot(afterChanges ? 2 : 1);
+            List<String> expected = keys.stream().map(before::dump).toList();
+            if (afterChanges) {
+                for (Object k : keys) { // the copy-on-write path: every group changes before the writer reaches it
+                    before.backend.setCurrentKey(k);
+                    before.value.update("later");
+                    before.slices.forEach((ns, acc) -> acc[0] = -1);
+                }
+            }
+            SnapshotImage image = SnapshotImage.write(snapshot, four);
+            AllKinds after = new AllKinds(new HeapKeyedStateBackend(four, 4, clock));
+            image.restoreInto(after.backend);
+            assertThat(after.backend.entryCount()).isEqualTo(6L * keys.size());
+            assertThat(keys.stream().map(after::dump).toList()).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void changesAfterSnapshotReturns_includingInPlaceMutation_doNotShowInWhatIsWritten() throws Exception {
         HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
         AllKinds state = new AllKinds(backend);
