@@ -178,4 +178,24 @@ class SliceStoreCopyTest {
         s.update(10, "k1", v -> new Box(1));
         assertThat(s.store.capture().copyGroup(group)).isNull();
     }
+
+    @Test
+    void aGroupOfManyImmutableValuesIsCopied_untilOneFarIntoTheTableIsMutable() {
+        // 100 keys of one key group in one slice: the check reads the values ahead in batches of ReadAhead.BATCH,
+        // and must still look at every one of them
+        Store s = new Store();
+        int group = KeyGroups.keyGroupFor("k0", 128);
+        List<String> sameGroup = new ArrayList<>();
+        for (int i = 0; sameGroup.size() < 100; i++) {
+            if (KeyGroups.keyGroupFor("k" + i, 128) == group) {
+                sameGroup.add("k" + i);
+            }
+        }
+        for (String k : sameGroup) {
+            s.update(0, k, v -> 7L);
+        }
+        assertThat(s.store.capture().copyGroup(group)).isNotNull();
+        s.update(0, sameGroup.get(70), v -> new Box(1));
+        assertThat(s.store.capture().copyGroup(group)).isNull();
+    }
 }

@@ -244,7 +244,11 @@ final class KeyGroupSection {
             int n = table.size();
             Object[] values = new Object[n];
             long[] expiries = ttl ? new long[n] : null;
+            int ahead = 0;
             for (int p = 0; p < n; p++) {
+                if (p % ReadAhead.BATCH == 0) { // on the task thread: the checks read each value's class
+                    ahead += table.readAheadPositions(p, Math.min(n, p + ReadAhead.BATCH));
+                }
                 Object v = table.value(p);
                 if (list && v instanceof HeapListState.Elements e) {
                     v = e.immutableCopy();
@@ -259,6 +263,7 @@ final class KeyGroupSection {
                     expiries[p] = table.expiry(p);
                 }
             }
+            readAheadSink = ahead;
             long[] longKeys = table.copyLongKeys(n);
             return new FrozenState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, values, expiries);
         }
