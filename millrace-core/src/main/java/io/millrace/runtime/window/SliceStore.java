@@ -191,12 +191,17 @@ final class SliceStore implements GroupedState {
             out.writeLong(ids[i]);
             int size = t.size();
             out.writeVarInt(size);
+            boolean numeric = t.numericKeys();
             for (int p = 0; p < size; p++) {
                 if (p % ReadAhead.BATCH == 0) {
                     // the values were stored long before the checkpoint: their misses in flight together
                     ahead += t.readAhead(p, Math.min(size, p + ReadAhead.BATCH));
                 }
-                keys.write(t.key(p), out);
+                if (numeric) {
+                    keys.writeLong(t.keyNumber(p), out); // the bytes of the Long key, without making one
+                } else {
+                    keys.write(t.key(p), out);
+                }
                 values.write(t.valueInto(p, scratch), out);
             }
         }

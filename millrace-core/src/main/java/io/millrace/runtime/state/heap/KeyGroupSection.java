@@ -150,19 +150,24 @@ final class KeyGroupSection {
         return c;
     }
 
-    /** A grouped state's part of a section: its header and its payload, length-prefixed. */
+    /**
+     * A grouped state's part of a section: its header and its payload, length-prefixed. The payload is written in
+     * place behind the header (no buffer of its own to grow and copy); an empty one leaves the header alone.
+     */
     private static void writeGrouped(ByteWriter out, ShapeTable shapes, int keyGroup, GroupedRef g) throws IOException {
-        ByteWriter payload = new ByteWriter(1024);
+        int start = out.size();
+        writeStateHeader(out, g.name(), GROUPED, false, 1);
+        int payload = out.startLengthPrefixed();
         try {
-            g.capture().write(keyGroup, shapes, payload);
+            g.capture().write(keyGroup, shapes, out);
         } catch (IllegalArgumentException x) {
             throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
         }
-        boolean empty = payload.size() == 0;
-        writeStateHeader(out, g.name(), GROUPED, false, empty ? 0 : 1);
-        if (!empty) {
-            out.writeVarInt(payload.size());
-            out.write(payload.buffer(), 0, payload.size());
+        if (out.size() == payload) {
+            out.truncate(start);
+            writeStateHeader(out, g.name(), GROUPED, false, 0);
+        } else {
+            out.endLengthPrefixed(payload);
         }
     }
 
