@@ -103,12 +103,17 @@ final class KeyGroupSection {
             Codec codec = Codec.forWriting(c.shapes, s.name);
             int size = table.size();
             writeStateHeader(body, s.name, s.kind, ttl, size);
+            boolean numeric = table.numericKeys();
             int ahead = 0;
             for (int p = 0; p < size; p++) {
                 if (p % ReadAhead.BATCH == 0) {
                     ahead += table.readAheadPositions(p, Math.min(size, p + ReadAhead.BATCH));
                 }
-                writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
+                if (numeric) {
+                    writeEntry(body, codec, s.name, s.kind, ttl, table.keyNumber(p), table.value(p), table.expiry(p));
+                } else {
+                    writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
+                }
             }
             readAheadSink = ahead;
         }
@@ -284,8 +289,12 @@ final class KeyGroupSection {
                     int to = Math.min(values.length, i + ReadAhead.BATCH);
                     ahead += ReadAhead.headers(values, i, to) + (keys != null ? ReadAhead.headers(keys, i, to) : 0);
                 }
-                Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
-                writeEntry(out, codec, state.name, state.kind, ttl, key, values[i], ttl ? expiries[i] : Long.MAX_VALUE);
+                long expiry = ttl ? expiries[i] : Long.MAX_VALUE;
+                if (longKeys != null) {
+                    writeEntry(out, codec, state.name, state.kind, ttl, longKeys[i], values[i], expiry);
+                } else {
+                    writeEntry(out, codec, state.name, state.kind, ttl, keys[i], values[i], expiry);
+                }
             }
             readAheadSink = ahead;
         }
@@ -349,16 +358,31 @@ final class KeyGroupSection {
     private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
             Object key, Object value, long expiry) throws IOException {
         try {
-            writeEntry(out, codec, kind, ttl, key, value, expiry);
+            codec.keys.write(key, out);
+            writeValue(out, codec, kind, ttl, value, expiry);
         } catch (IllegalArgumentException x) {
-            throw new NotSerializableException("state '" + name + "' holds a value of class " + value.getClass().getName()
-                    + " that cannot be checkpointed: " + x.getMessage());
+            throw notCheckpointable(name, value, x);
         }
     }
 
-    private static void writeEntry(ByteWriter out, Codec codec, String kind, boolean ttl,
-            Object key, Object value, long expiry) {
-        codec.keys.write(key, out);
+    /** {@link #writeEntry} for a {@code Long} key kept as a number: the same bytes, without making the {@code Long}. */
+    private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
+            long key, Object value, long expiry) throws IOException {
+        try {
+            codec.keys.writeLong(key, out);
+            writeValue(out, codec, kind, ttl, value, expiry);
+        } catch (IllegalArgumentException x) {
+            throw notCheckpointable(name, value, x);
+        }
+    }
+
+    private static NotSerializableException notCheckpointable(String name, Object value, IllegalArgumentException x) {
+        return new NotSerializableException("state '" + name + "' holds a value of class " + value.getClass().getName()
+                + " that cannot be checkpointed: " + x.getMessage());
+    }
+
+    /** An entry's value (and expiry in a TTL state), after its key. */
+    private static void writeValue(ByteWriter out, Codec codec, String kind, boolean ttl, Object value, long expiry) {
         if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
             Map<?, ?> map = (Map<?, ?>) value;
             out.writeVarInt(map.size());

@@ -45,6 +45,16 @@ final class KeyTable {
         return size;
     }
 
+    /** Whether every key is a {@code Long} kept as a number, so that {@link #keyNumber} holds. */
+    boolean numericKeys() {
+        return longKeys;
+    }
+
+    /** The value of the {@code Long} key at {@code position}; only while {@link #numericKeys}. */
+    long keyNumber(int position) {
+        return numbers[position];
+    }
+
     /** The key at {@code position} (a Long kept as a number comes back boxed: equal, not the instance given). */
     Object key(int position) {
         return longKeys ? Long.valueOf(numbers[position]) : keys[position];
