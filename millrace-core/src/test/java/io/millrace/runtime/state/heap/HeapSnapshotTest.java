@@ -165,12 +165,22 @@ class HeapSnapshotTest {
     void manyKeysPerKeyGroup_surviveSnapshotAndRestore_acrossTheWritersReadAheadBatches() throws Exception {
         // 4 key groups for 1,000 keys: each group's tables hold ~250 entries, so the snapshot's loops cross
         // ReadAhead.BATCH many times, on the path that serializes at capture (mutable values) and on the one that
-        // copies references and serializes later (immutable values)
+        // copies references and serializes later (immutable values); once with mixed keys, once with Long keys
+        // only, which the tables keep as numbers and the snapshot writes from the numbers
+        List<Object> longsOnly = new ArrayList<>();
+        for (long i = 0; i < 1_000; i++) {
+            longsOnly.add(i * 7_919);
+        }
+        for (List<Object> keys : List.of(keys(1_000), longsOnly)) {
+            snapshotAndRestoreWithFourKeyGroups(keys);
+        }
+    }
+
+    private static void snapshotAndRestoreWithFourKeyGroups(List<Object> keys) throws Exception {
         KeyGroupRange four = new KeyGroupRange(0, 3);
         ManualClock clock = new ManualClock(0);
         AllKinds before = new AllKinds(new HeapKeyedStateBackend(four, 4, clock));
         Random random = new Random(13);
-        List<Object> keys = keys(1_000);
         keys.forEach(k -> before.fill(k, random));
 
         for (boolean afterChanges : new boolean[] {false, true}) {
