@@ -2,13 +2,12 @@ package io.millrace.runtime.state;
 
 /**
  * Overlapping cache misses where the engine visits thousands of keys in a row: a window firing for every key
- * of the window, event-time timers firing at the end of a window, a heap snapshot serializing every value of a
- * key group. What they read (accumulators, keys, table slots, state entries) was stored long before and is
- * mostly out of cache by then; visited one key at a time, between the emission work of the keys before, it
- * costs one memory round trip after another. Reading the headers of the next {@link #BATCH} keys' objects in a
- * tight loop first lets the processor have those misses in flight together, and the work then finds them in
- * cache. Only reads: correctness never depends on it. Measured on q7 (a firing of 30,000 keys per subtask):
- * 8 ms of CPU before, 4 ms after; on snapshots, the writer's CPU 17-22 % lower; see docs/benchmarks.md.
+ * of the window, event-time timers firing at the end of a window. What they read (accumulators, keys, table
+ * slots, state entries) was stored long before and is mostly out of cache by then; visited one key at a time,
+ * between the emission work of the keys before, it costs one memory round trip after another. Reading the
+ * headers of the next {@link #BATCH} keys' objects in a tight loop first lets the processor have those misses
+ * in flight together, and the work then finds them in cache. Only reads: correctness never depends on it.
+ * Measured on q7 (a firing of 30,000 keys per subtask): 8 ms of CPU before, 4 ms after; see docs/benchmarks.md.
  */
 public final class ReadAhead {
     /** Keys read ahead at a time: enough misses to keep the processor's queue full, few enough to stay in L1. */

@@ -1,6 +1,5 @@
 package io.millrace.runtime.window;
 
-import io.millrace.runtime.state.ReadAhead;
 import io.millrace.runtime.state.heap.GroupedState;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
@@ -28,8 +27,6 @@ import java.util.Arrays;
  * key before it changes a key group's tables, and stripes added or dropped later do not show in a capture.
  */
 final class SliceStore implements GroupedState {
-    /** Kept only so that the compiler keeps the reads of {@link ReadAhead} (always 0; racy writes are harmless). */
-    private static int readAheadSink;
     final Stripes slices;
     final Stripes firings;
     private final String name;
@@ -182,30 +179,18 @@ final class SliceStore implements GroupedState {
             n += tables[i] != null ? 1 : 0;
         }
         out.writeVarInt(n);
-        int ahead = 0;
         for (int i = 0; n > 0 && i < ids.length; i++) {
             SliceTable t = tables[i];
             if (t == null) {
                 continue;
             }
             out.writeLong(ids[i]);
-            int size = t.size();
-            out.writeVarInt(size);
-            boolean numeric = t.numericKeys();
-            for (int p = 0; p < size; p++) {
-                if (p % ReadAhead.BATCH == 0) {
-                    // the values were stored long before the checkpoint: their misses in flight together
-                    ahead += t.readAhead(p, Math.min(size, p + ReadAhead.BATCH));
-                }
-                if (numeric) {
-                    keys.writeLong(t.keyNumber(p), out); // the bytes of the Long key, without making one
-                } else {
-                    keys.write(t.key(p), out);
-                }
+            out.writeVarInt(t.size());
+            for (int p = 0; p < t.size(); p++) {
+                keys.write(t.key(p), out);
                 values.write(t.valueInto(p, scratch), out);
             }
         }
-        readAheadSink = ahead;
     }
 
     @Override

@@ -19,8 +19,6 @@ import java.util.Arrays;
  */
 final class SliceTable {
     private static final int MIN_SLOTS = 8;
-    /** Kept only so that the compiler keeps the reads of {@link ReadAhead} (always 0; racy writes are harmless). */
-    private static int readAheadSink;
 
     /**
      * The key objects, only once some key is not a {@link Long}: while every key is one ({@link #longKeys}) the
@@ -77,16 +75,11 @@ final class SliceTable {
      * {@linkplain ImmutableClasses immutable} (keys always are); else null. Copies references and numbers only.
      */
     SliceTable copyIfImmutable() {
-        int ahead = 0;
         for (int p = 0; packing == null && p < size; p++) {
-            if (p % ReadAhead.BATCH == 0) { // the check reads each value's class: their misses in flight together
-                ahead += ReadAhead.headers(values, p, Math.min(size, p + ReadAhead.BATCH));
-            }
             if (!ImmutableClasses.isImmutable(values[p])) {
                 return null;
             }
         }
-        readAheadSink = ahead;
         return new SliceTable(this);
     }
 

@@ -181,8 +181,7 @@ class SliceStoreCopyTest {
 
     @Test
     void aGroupOfManyImmutableValuesIsCopied_untilOneFarIntoTheTableIsMutable() {
-        // 100 keys of one key group in one slice: the check reads the values ahead in batches of ReadAhead.BATCH,
-        // and must still look at every one of them
+        // 100 keys of one key group in one slice: the check must look at every value, not stop early
         Store s = new Store();
         int group = KeyGroups.keyGroupFor("k0", 128);
         List<String> sameGroup = new ArrayList<>();

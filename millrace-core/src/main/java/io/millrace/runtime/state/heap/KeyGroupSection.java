@@ -1,6 +1,5 @@
 package io.millrace.runtime.state.heap;
 
-import io.millrace.runtime.state.ReadAhead;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
@@ -52,8 +51,6 @@ final class KeyGroupSection {
     /** "MRK2": the format with a schema dictionary per section. */
     private static final int MAGIC = 0x4D524B32;
     private static final int OLD_MAGIC = 0x4D524B47;
-    /** Kept only so that the compiler keeps the reads of {@link ReadAhead} (always 0; racy writes are harmless). */
-    private static int readAheadSink;
 
     private KeyGroupSection() {}
 
@@ -101,21 +98,10 @@ final class KeyGroupSection {
                 continue;
             }
             Codec codec = Codec.forWriting(c.shapes, s.name);
-            int size = table.size();
-            writeStateHeader(body, s.name, s.kind, ttl, size);
-            boolean numeric = table.numericKeys();
-            int ahead = 0;
-            for (int p = 0; p < size; p++) {
-                if (p % ReadAhead.BATCH == 0) {
-                    ahead += table.readAheadPositions(p, Math.min(size, p + ReadAhead.BATCH));
-                }
-                if (numeric) {
-                    writeEntry(body, codec, s.name, s.kind, ttl, table.keyNumber(p), table.value(p), table.expiry(p));
-                } else {
-                    writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
-                }
+            writeStateHeader(body, s.name, s.kind, ttl, table.size());
+            for (int p = 0; p < table.size(); p++) {
+                writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
             }
-            readAheadSink = ahead;
         }
         for (GroupedRef g : contents.grouped) {
             GroupedState.Capture copy = copyImmutable ? g.capture().copyGroup(keyGroup) : null;
@@ -155,24 +141,19 @@ final class KeyGroupSection {
         return c;
     }
 
-    /**
-     * A grouped state's part of a section: its header and its payload, length-prefixed. The payload is written in
-     * place behind the header (no buffer of its own to grow and copy); an empty one leaves the header alone.
-     */
+    /** A grouped state's part of a section: its header and its payload, length-prefixed. */
     private static void writeGrouped(ByteWriter out, ShapeTable shapes, int keyGroup, GroupedRef g) throws IOException {
-        int start = out.size();
-        writeStateHeader(out, g.name(), GROUPED, false, 1);
-        int payload = out.startLengthPrefixed();
+        ByteWriter payload = new ByteWriter(1024);
         try {
-            g.capture().write(keyGroup, shapes, out);
+            g.capture().write(keyGroup, shapes, payload);
         } catch (IllegalArgumentException x) {
             throw new NotSerializableException("state '" + g.name() + "' holds a value that cannot be checkpointed: " + x.getMessage());
         }
-        if (out.size() == payload) {
-            out.truncate(start);
-            writeStateHeader(out, g.name(), GROUPED, false, 0);
-        } else {
-            out.endLengthPrefixed(payload);
+        boolean empty = payload.size() == 0;
+        writeStateHeader(out, g.name(), GROUPED, false, empty ? 0 : 1);
+        if (!empty) {
+            out.writeVarInt(payload.size());
+            out.write(payload.buffer(), 0, payload.size());
         }
     }
 
@@ -254,11 +235,7 @@ final class KeyGroupSection {
             int n = table.size();
             Object[] values = new Object[n];
             long[] expiries = ttl ? new long[n] : null;
-            int ahead = 0;
             for (int p = 0; p < n; p++) {
-                if (p % ReadAhead.BATCH == 0) { // on the task thread: the checks read each value's class
-                    ahead += table.readAheadPositions(p, Math.min(n, p + ReadAhead.BATCH));
-                }
                 Object v = table.value(p);
                 if (list && v instanceof HeapListState.Elements e) {
                     v = e.immutableCopy();
@@ -273,7 +250,6 @@ final class KeyGroupSection {
                     expiries[p] = table.expiry(p);
                 }
             }
-            readAheadSink = ahead;
             long[] longKeys = table.copyLongKeys(n);
             return new FrozenState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, values, expiries);
         }
@@ -282,21 +258,10 @@ final class KeyGroupSection {
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
             Codec codec = Codec.forWriting(shapes, state.name);
             writeStateHeader(out, state.name, state.kind, ttl, values.length);
-            int ahead = 0;
             for (int i = 0; i < values.length; i++) {
-                if (i % ReadAhead.BATCH == 0) {
-                    // stored long before the checkpoint: their misses in flight together rather than one by one
-                    int to = Math.min(values.length, i + ReadAhead.BATCH);
-                    ahead += ReadAhead.headers(values, i, to) + (keys != null ? ReadAhead.headers(keys, i, to) : 0);
-                }
-                long expiry = ttl ? expiries[i] : Long.MAX_VALUE;
-                if (longKeys != null) {
-                    writeEntry(out, codec, state.name, state.kind, ttl, longKeys[i], values[i], expiry);
-                } else {
-                    writeEntry(out, codec, state.name, state.kind, ttl, keys[i], values[i], expiry);
-                }
+                Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
+                writeEntry(out, codec, state.name, state.kind, ttl, key, values[i], ttl ? expiries[i] : Long.MAX_VALUE);
             }
-            readAheadSink = ahead;
         }
     }
 
@@ -358,31 +323,16 @@ final class KeyGroupSection {
     private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
             Object key, Object value, long expiry) throws IOException {
         try {
-            codec.keys.write(key, out);
-            writeValue(out, codec, kind, ttl, value, expiry);
+            writeEntry(out, codec, kind, ttl, key, value, expiry);
         } catch (IllegalArgumentException x) {
-            throw notCheckpointable(name, value, x);
+            throw new NotSerializableException("state '" + name + "' holds a value of class " + value.getClass().getName()
+                    + " that cannot be checkpointed: " + x.getMessage());
         }
     }
 
-    /** {@link #writeEntry} for a {@code Long} key kept as a number: the same bytes, without making the {@code Long}. */
-    private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
-            long key, Object value, long expiry) throws IOException {
-        try {
-            codec.keys.writeLong(key, out);
-            writeValue(out, codec, kind, ttl, value, expiry);
-        } catch (IllegalArgumentException x) {
-            throw notCheckpointable(name, value, x);
-        }
-    }
-
-    private static NotSerializableException notCheckpointable(String name, Object value, IllegalArgumentException x) {
-        return new NotSerializableException("state '" + name + "' holds a value of class " + value.getClass().getName()
-                + " that cannot be checkpointed: " + x.getMessage());
-    }
-
-    /** An entry's value (and expiry in a TTL state), after its key. */
-    private static void writeValue(ByteWriter out, Codec codec, String kind, boolean ttl, Object value, long expiry) {
+    private static void writeEntry(ByteWriter out, Codec codec, String kind, boolean ttl,
+            Object key, Object value, long expiry) {
+        codec.keys.write(key, out);
         if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
             Map<?, ?> map = (Map<?, ?>) value;
             out.writeVarInt(map.size());

@@ -45,16 +45,6 @@ final class KeyTable {
         return size;
     }
 
-    /** Whether every key is a {@code Long} kept as a number, so that {@link #keyNumber} holds. */
-    boolean numericKeys() {
-        return longKeys;
-    }
-
-    /** The value of the {@code Long} key at {@code position}; only while {@link #numericKeys}. */
-    long keyNumber(int position) {
-        return numbers[position];
-    }
-
     /** The key at {@code position} (a Long kept as a number comes back boxed: equal, not the instance given). */
     Object key(int position) {
         return longKeys ? Long.valueOf(numbers[position]) : keys[position];
@@ -62,14 +52,6 @@ final class KeyTable {
 
     Object value(int position) {
         return values[position];
-    }
-
-    /**
-     * Reads the values (and key objects, once keys are not all {@code Long}s) at positions {@code [from, to)} ahead of
-     * their use; returns what {@link ReadAhead#headers} does.
-     */
-    int readAheadPositions(int from, int to) {
-        return ReadAhead.headers(values, from, to) + (longKeys ? 0 : ReadAhead.headers(keys, from, to));
     }
 
     void setValue(int position, Object value) {

@@ -34,40 +34,6 @@ public final class ByteWriter {
         return Arrays.copyOf(buf, size);
     }
 
-    /** Forgets the bytes from {@code newSize} on ({@code newSize} at most {@link #size()}). */
-    public void truncate(int newSize) {
-        if (newSize < 0 || newSize > size) {
-            throw new IllegalArgumentException("cannot truncate " + size + " bytes to " + newSize);
-        }
-        size = newSize;
-    }
-
-    /**
-     * Starts a part that {@link #endLengthPrefixed} will prefix with its length as a {@link #writeVarInt variable-length
-     * int}, without writing the part anywhere else first: leaves room for the longest length and returns where the
-     * part starts, to be passed to {@code endLengthPrefixed} once the part is written.
-     */
-    public int startLengthPrefixed() {
-        ensure(5);
-        size += 5;
-        return size;
-    }
-
-    /**
-     * Ends a part begun at {@code partStart} ({@link #startLengthPrefixed}): writes its length where the room was
-     * left and moves the part back over the room the length did not need, so the bytes are those of
-     * {@code writeVarInt(length)} followed by the part. Returns the part's length.
-     */
-    public int endLengthPrefixed(int partStart) {
-        int length = size - partStart;
-        int lengthAt = partStart - 5;
-        size = lengthAt;
-        writeVarInt(length);
-        System.arraycopy(buf, partStart, buf, size, length);
-        size += length;
-        return length;
-    }
-
     public void writeByte(int b) {
         ensure(1);
         buf[size++] = (byte) b;

@@ -153,12 +153,6 @@ public final class StateSerializer {
         }
     }
 
-    /** Writes what {@link #write} writes for {@code Long.valueOf(value)}, without the {@code Long}. */
-    public void writeLong(long value, ByteWriter out) {
-        out.writeByte(LONG);
-        out.writeVarLong(value);
-    }
-
     /** The shape of a record or plain class, remembered as the last one written (and reported to the dictionary). */
     private RecordShape shaped(Class<?> c) {
         RecordShape shape = RecordShape.of(c);

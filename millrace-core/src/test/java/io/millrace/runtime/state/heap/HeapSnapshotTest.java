@@ -162,11 +162,10 @@ class HeapSnapshotTest {
     }
 
     @Test
-    void manyKeysPerKeyGroup_surviveSnapshotAndRestore_acrossTheWritersReadAheadBatches() throws Exception {
-        // 4 key groups for 1,000 keys: each group's tables hold ~250 entries, so the snapshot's loops cross
-        // ReadAhead.BATCH many times, on the path that serializes at capture (mutable values) and on the one that
-        // copies references and serializes later (immutable values); once with mixed keys, once with Long keys
-        // only, which the tables keep as numbers and the snapshot writes from the numbers
+    void manyKeysPerKeyGroup_surviveSnapshotAndRestore() throws Exception {
+        // 4 key groups for 1,000 keys: each group's tables hold ~250 entries, on the path that serializes at capture
+        // (mutable values) and on the one that copies references and serializes later (immutable values); once
+        // with mixed keys, once with Long keys only, which the tables keep as numbers
         List<Object> longsOnly = new ArrayList<>();
         for (long i = 0; i < 1_000; i++) {
             longsOnly.add(i * 7_919);

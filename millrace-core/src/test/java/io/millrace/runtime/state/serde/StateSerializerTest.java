@@ -92,22 +92,6 @@ class StateSerializerTest {
     }
 
     @Test
-    void aLongWrittenAsANumber_isTheSameBytesAsTheLongObject_forKeysAndValues() {
-        Random random = new Random(23);
-        long[] edges = {0, 1, -1, 63, 64, -64, -65, Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE + 1L};
-        for (int i = 0; i < edges.length + 1_000; i++) {
-            long v = i < edges.length ? edges[i] : random.nextLong() >> random.nextInt(64);
-            for (StateSerializer serializer : List.of(keys, values)) {
-                ByteWriter asNumber = new ByteWriter(16);
-                serializer.writeLong(v, asNumber);
-                ByteWriter asObject = new ByteWriter(16);
-                serializer.write(Long.valueOf(v), asObject);
-                assertThat(asNumber.toByteArray()).as("%d", v).isEqualTo(asObject.toByteArray());
-            }
-        }
-    }
-
-    @Test
     void scalarsStringsEnumsRecordsAndJdkSingletons_readBackEqualAndOfTheSameClass() {
         Object[] items = {null, 1, -1, Integer.MIN_VALUE, 2L, Long.MIN_VALUE, 3.5, -0.0, Double.NaN, 4.5f, (short) 300,
                 (byte) -7, 'x', true, false, "text ü €", "", "a\u0000b", "x".repeat(70_000), Kind.PLAIN, Kind.SPECIAL,
