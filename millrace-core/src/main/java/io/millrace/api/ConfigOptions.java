@@ -90,6 +90,12 @@ public final class ConfigOptions {
             "heap", "heap", "Where keyed state lives; an unknown name fails when the job starts, listing the backends available.",
             (c, v, all) -> c.stateBackend(v));
 
+    public static final ConfigOption<String> STATE_HEAP_VALUES = ConfigOption.of("state.heap.values",
+            ConfigType.oneOf("objects", "serialized"), null, "objects",
+            "How the heap backend keeps value, list, reducing and aggregating state: objects, or serialized into large byte arrays "
+                    + "that young collections never copy (reads decode a copy, as with RocksDB); see docs/state-backends.md.",
+            (c, v, all) -> c.stateBackendOption("state.heap.values", v));
+
     public static final ConfigOption<Boolean> WINDOW_LOCAL_AGGREGATION = ConfigOption.of("window.local-aggregation",
             ConfigType.bool(), true, "true", "Event-time tumbling and sliding windows with a reduce or aggregate function (default trigger, "
                     + "no allowed lateness, no late-data side output) pre-aggregate per key and slice before the keyed exchange; false sends every record.",
@@ -120,7 +126,7 @@ public final class ConfigOptions {
             PARALLELISM, MAX_PARALLELISM, BATCH_SIZE, CHANNEL_CAPACITY, CHANNEL_IN_FLIGHT_TARGET, BUFFER_TIMEOUT, WATERMARK_INTERVAL,
             CHECKPOINT_DIR, CHECKPOINT_INTERVAL, CHECKPOINT_TIMEOUT, CHECKPOINT_MIN_PAUSE, CHECKPOINT_RETAINED,
             CHECKPOINT_MODE, CHECKPOINT_ALLOW_NON_RESTORED_STATE, CHECKPOINT_PERIODIC, CHECKPOINT_SAVEPOINT_DIR,
-            CHECKPOINT_RESTORE_FROM, STATE_BACKEND, WINDOW_LOCAL_AGGREGATION, WINDOW_LOCAL_AGGREGATION_MAX_KEYS,
+            CHECKPOINT_RESTORE_FROM, STATE_BACKEND, STATE_HEAP_VALUES, WINDOW_LOCAL_AGGREGATION, WINDOW_LOCAL_AGGREGATION_MAX_KEYS,
             RESTART_STRATEGY, RESTART_ATTEMPTS, RESTART_DELAY, RESTART_MAX_DELAY, RESTART_MULTIPLIER);
 
     private ConfigOptions() {}

@@ -21,6 +21,11 @@ class CrashLoopIT {
     }
 
     @Test
+    void whenKilledAtRandomMoments_withHeapValuesKeptSerialized_thenCommittedOutputHasEveryResultExactlyOnce() throws Exception {
+        new CrashLoop(dir, "heap", "state.heap.values=serialized").run(KILLS, 13, 200_000, 20_000, 0);
+    }
+
+    @Test
     void whenKilledUnderBackpressure_thenCommittedOutputHasEveryResultExactlyOnce() throws Exception {
         new CrashLoop(dir).run(KILLS, 12, 100_000, 50_000, 20);
     }

@@ -44,4 +44,27 @@ class StateBackendSelectionTest {
         assertThat(copy.stateBackend()).isEqualTo("rocksdb");
         assertThat(copy.stateBackendOptions()).containsEntry("state.rocksdb.managed-memory", "64mb");
     }
+
+    @Test
+    void theHeapBackendKeepsValuesSerialized_whenItsOptionSaysSo() {
+        for (String value : List.of("objects", "serialized")) {
+            PipelineConfig config = new PipelineConfig().stateBackendOption("state.heap.values", value);
+            try (KeyedStateBackend backend = StateBackendProvider.resolve(config)
+                    .create("op", new KeyGroupRange(0, 3), 4, new ManualClock(0))) {
+                assertThat(((HeapKeyedStateBackend) backend).serializedValues()).as(value).isEqualTo(value.equals("serialized"));
+            }
+        }
+        assertThat(((HeapKeyedStateBackend) StateBackendProvider.resolve(new PipelineConfig())
+                .create("op", new KeyGroupRange(0, 3), 4, new ManualClock(0))).serializedValues()).as("default").isFalse();
+    }
+
+    @Test
+    void aMalformedOrUnknownHeapOption_failsNamingItAndWhatIsAccepted() {
+        assertThatThrownBy(() -> StateBackendProvider.resolve(new PipelineConfig().stateBackendOption("state.heap.values", "bytes")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'state.heap.values'").hasMessageContaining("objects or serialized").hasMessageContaining("'bytes'");
+        assertThatThrownBy(() -> StateBackendProvider.resolve(new PipelineConfig().stateBackendOption("state.heap.value", "serialized")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'state.heap.value'").hasMessageContaining("accepted: state.heap.values");
+    }
 }

@@ -47,6 +47,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     final Clock clock;
     /** Named in restore failures; null when unknown. */
     private final String operatorName;
+    /** Whether value, list, reducing and aggregating state keep their values encoded; see the constructor. */
+    private final boolean serializedValues;
     private final KeyGroupRange range;
     private final int maxParallelism;
     private final HeapStateStore store = new HeapStateStore(this);
@@ -82,10 +84,21 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     /** A backend whose restore failures name {@code operatorName} (null when unknown). */
     public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock) {
+        this(operatorName, range, maxParallelism, clock, false);
+    }
+
+    /**
+     * With {@code serializedValues} ({@code state.heap.values: serialized}), value, list, reducing and aggregating
+     * state keep their values encoded in large byte arrays ({@link ValueArena}) rather than as objects: a read
+     * decodes a copy, as with RocksDB, and young collections copy none of it. Map state keeps objects.
+     */
+    public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock,
+            boolean serializedValues) {
         if (range.end() >= maxParallelism) {
             throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
         }
         this.operatorName = operatorName;
+        this.serializedValues = serializedValues;
         this.range = range;
         this.maxParallelism = maxParallelism;
         this.clock = clock;
@@ -140,6 +153,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         if (pending != null) {
             pending.beforeChange(index);
         }
+    }
+
+    /** Whether value, list, reducing and aggregating state keep their values encoded ({@code state.heap.values: serialized}). */
+    public boolean serializedValues() {
+        return serializedValues;
     }
 
     /** Stops guarding changes once the pending snapshot has captured every group. */
@@ -431,7 +449,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     /** Gets or creates a state; the same name with another kind is refused. */
     Object register(String name, String kind, StateTtlConfig ttl, Function<StateTable, Object> factory) {
-        return register(name, kind, () -> new StateTable(name, this, ttl, true), factory);
+        boolean encoded = serializedValues && !kind.equals(KeyGroupSection.NAMESPACED);
+        return register(name, kind, () -> new StateTable(name, this, ttl, true, encoded, kind.equals(KeyGroupSection.LIST)), factory);
     }
 
     Object register(String name, String kind, Supplier<StateTable> tableFactory,

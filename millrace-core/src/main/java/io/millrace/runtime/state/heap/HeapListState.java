@@ -47,6 +47,10 @@ final class HeapListState<T> implements ListState<T> {
             table.insert(v);
             return;
         }
+        if (table.serialized()) {
+            table.appendElement(p, v);
+            return;
+        }
         Object stored = table.value(p);
         if (stored instanceof Elements e) {
             e.append(v);
@@ -64,6 +68,12 @@ final class HeapListState<T> implements ListState<T> {
         int p = table.entry(true);
         if (p < 0) {
             table.insert(stored(values));
+            return;
+        }
+        if (table.serialized()) {
+            for (T value : values) {
+                table.appendElement(p, element(value));
+            }
             return;
         }
         Object stored = table.value(p);

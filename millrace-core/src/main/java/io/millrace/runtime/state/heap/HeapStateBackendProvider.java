@@ -3,10 +3,17 @@ package io.millrace.runtime.state.heap;
 import io.millrace.api.PipelineConfig;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
 import io.millrace.runtime.state.StateBackendProvider;
+import java.util.Map;
 
-/** The {@code heap} state backend, the default: keyed state in hash tables on the JVM heap. It has no options. */
+/**
+ * The {@code heap} state backend, the default: keyed state in hash tables on the JVM heap. Its one option,
+ * {@value #VALUES_OPTION} ({@code objects}, the default, or {@code serialized}), says how values are kept.
+ */
 public final class HeapStateBackendProvider implements StateBackendProvider {
     public static final String NAME = "heap";
+    /** Option name: how the heap backend keeps values, as objects or encoded in large byte arrays. */
+    public static final String VALUES_OPTION = "state.heap.values";
+    private static final String PREFIX = "state.heap.";
 
     @Override
     public String name() {
@@ -15,6 +22,27 @@ public final class HeapStateBackendProvider implements StateBackendProvider {
 
     @Override
     public KeyedStateBackendFactory factory(PipelineConfig config) {
-        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock);
+        boolean serialized = serializedValues(config.stateBackendOptions());
+        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock, serialized);
+    }
+
+    /** Whether the options ask for serialized values; fails naming an unknown heap option or a malformed value. */
+    static boolean serializedValues(Map<String, String> options) {
+        boolean serialized = false;
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            if (!e.getKey().startsWith(PREFIX)) {
+                continue;
+            }
+            if (!e.getKey().equals(VALUES_OPTION)) {
+                throw new IllegalArgumentException("unknown heap backend option '" + e.getKey() + "'; accepted: " + VALUES_OPTION);
+            }
+            serialized = switch (e.getValue().trim()) {
+                case "objects" -> false;
+                case "serialized" -> true;
+                default -> throw new IllegalArgumentException("option '" + VALUES_OPTION + "' must be objects or serialized, was '"
+                        + e.getValue() + "'");
+            };
+        }
+        return serialized;
     }
 }

@@ -14,7 +14,11 @@ import java.util.function.BiConsumer;
  * <p>While every key is a {@link Long}, keys are kept as numbers only and compared as such; the first key of
  * another kind switches the table to objects and {@code equals} (an {@code Integer} 5 is not the {@code Long} 5),
  * and an emptied table starts over. A removal moves the last entry into the freed position, so positions are
- * valid until the next change of the table. Single-threaded.
+ * valid until the next change of the table.
+ *
+ * <p>With an {@link ArenaCodec} ({@code state.heap.values: serialized}) the values are not kept as objects but
+ * encoded in a {@link ValueArena} of this table, found by handle: a read decodes a fresh copy, a write encodes
+ * the value given, and young collections copy none of it. Single-threaded.
  */
 final class KeyTable {
     private static final int MIN_CAPACITY = 4;
@@ -29,6 +33,12 @@ final class KeyTable {
     private Object[] keys = NO_OBJECTS;
     private int[] hashes = NO_INTS;
     private Object[] values = NO_OBJECTS;
+    /** With an arena: where each entry's value is in it (in place of {@link #values}). */
+    private long[] handles = NO_LONGS;
+    private final ArenaCodec codec;
+    private final boolean lists;
+    /** The values' bytes, or null when values are kept as objects. */
+    private ValueArena arena;
     /** Expiry per entry in TTL tables, else unused. */
     private long[] expiries = NO_LONGS;
     private int size;
@@ -38,7 +48,20 @@ final class KeyTable {
     private int shift = 32;
 
     KeyTable(boolean ttl) {
+        this(ttl, null, false);
+    }
+
+    /** A table whose values {@code codec} encodes into an arena (null: values kept as objects); {@code lists} for list state. */
+    KeyTable(boolean ttl, ArenaCodec codec, boolean lists) {
         this.ttl = ttl;
+        this.codec = codec;
+        this.lists = lists;
+        this.arena = codec == null ? null : new ValueArena(codec, lists);
+    }
+
+    /** Whether values are kept encoded in an arena rather than as objects. */
+    boolean serialized() {
+        return arena != null;
     }
 
     int size() {
@@ -50,12 +73,36 @@ final class KeyTable {
         return longKeys ? Long.valueOf(numbers[position]) : keys[position];
     }
 
+    /** The value at {@code position}: the stored object, or with an arena a copy decoded now. */
     Object value(int position) {
-        return values[position];
+        return arena == null ? values[position] : arena.read(handles[position]);
     }
 
+    /** Replaces the value at {@code position} (with an arena: encodes it, and the old bytes are dead). */
     void setValue(int position, Object value) {
-        values[position] = value;
+        if (arena == null) {
+            values[position] = value;
+            return;
+        }
+        long old = handles[position];
+        handles[position] = arena.write(value);
+        arena.free(old);
+        compactIfWasteful();
+    }
+
+    /** List arenas: adds {@code element} to the end of the list at {@code position}, writing only the element. */
+    void appendElement(int position, Object element) {
+        handles[position] = arena.append(handles[position], element);
+    }
+
+    /** The values {@code [0, n)} as they are now, for a snapshot to decode later on any thread. Arena tables only. */
+    ValueArena.Frozen freezeValues(int n) {
+        return arena.freeze(handles, n);
+    }
+
+    /** The arena, for tests; null when values are objects. */
+    ValueArena arena() {
+        return arena;
     }
 
     /** The entry's expiry time; {@code Long.MAX_VALUE} in a table without TTL. */
@@ -76,7 +123,7 @@ final class KeyTable {
      */
     int readAhead(int hash) {
         long[] s = slots;
-        if (s.length == 0) {
+        if (s.length == 0 || arena != null) {
             return 0;
         }
         long slot = s[index(hash)];
@@ -97,6 +144,7 @@ final class KeyTable {
 
     /** Adds an entry for a key that has none; returns its position. */
     int insert(Object key, int hash, Object value, long expiry) {
+        long handle = arena == null ? 0 : arena.write(value); // first: a value that cannot be encoded leaves no entry
         if (size == hashes.length) {
             grow(Math.max(MIN_CAPACITY, size * 2));
         }
@@ -115,7 +163,11 @@ final class KeyTable {
             keys[p] = key;
         }
         hashes[p] = hash;
-        values[p] = value;
+        if (arena == null) {
+            values[p] = value;
+        } else {
+            handles[p] = handle;
+        }
         if (ttl) {
             expiries[p] = expiry;
         }
@@ -123,15 +175,14 @@ final class KeyTable {
         return p;
     }
 
-    /** Removes the entry of {@code key}; returns its value or null when absent. */
-    Object remove(Object key, int hash) {
+    /** Removes the entry of {@code key}; returns whether there was one. */
+    boolean remove(Object key, int hash) {
         int p = find(key, hash);
         if (p < 0) {
-            return null;
+            return false;
         }
-        Object value = values[p];
         removeAt(p);
-        return value;
+        return true;
     }
 
     /**
@@ -151,7 +202,7 @@ final class KeyTable {
     /** Visits every entry as (key, stored value), in position order; the action must not change the table. */
     void forEach(BiConsumer<Object, Object> action) {
         for (int p = 0; p < size; p++) {
-            action.accept(key(p), values[p]);
+            action.accept(key(p), value(p));
         }
     }
 
@@ -178,6 +229,9 @@ final class KeyTable {
     }
 
     private void removeAt(int p) {
+        if (arena != null) {
+            arena.free(handles[p]);
+        }
         deleteSlot(slotOf(p));
         int last = --size;
         if (p != last) {
@@ -187,7 +241,11 @@ final class KeyTable {
                 keys[p] = keys[last];
             }
             hashes[p] = hashes[last];
-            values[p] = values[last];
+            if (arena == null) {
+                values[p] = values[last];
+            } else {
+                handles[p] = handles[last];
+            }
             if (ttl) {
                 expiries[p] = expiries[last];
             }
@@ -196,8 +254,22 @@ final class KeyTable {
         if (!longKeys) {
             keys[last] = null;
         }
-        values[last] = null;
+        if (arena == null) {
+            values[last] = null;
+        } else {
+            handles[last] = 0;
+        }
         shrinkIfSparse();
+        compactIfWasteful();
+    }
+
+    /** Copies the live values into a fresh arena once dead bytes outweigh them (see {@link ValueArena#wantsCompaction}). */
+    private void compactIfWasteful() {
+        if (arena != null && arena.wantsCompaction()) {
+            ValueArena fresh = new ValueArena(codec, lists);
+            arena.compactInto(fresh, handles, size);
+            arena = fresh;
+        }
     }
 
     /** The slot that points at position {@code p}. */
@@ -240,7 +312,11 @@ final class KeyTable {
             keys = Arrays.copyOf(keys, capacity);
         }
         hashes = Arrays.copyOf(hashes, capacity);
-        values = Arrays.copyOf(values, capacity);
+        if (arena == null) {
+            values = Arrays.copyOf(values, capacity);
+        } else {
+            handles = Arrays.copyOf(handles, capacity);
+        }
         if (ttl) {
             expiries = Arrays.copyOf(expiries, capacity);
         }
@@ -253,6 +329,10 @@ final class KeyTable {
             keys = NO_OBJECTS;
             hashes = NO_INTS;
             values = NO_OBJECTS;
+            handles = NO_LONGS;
+            if (arena != null) {
+                arena = new ValueArena(codec, lists);
+            }
             expiries = NO_LONGS;
             slots = NO_LONGS;
             shift = 32;

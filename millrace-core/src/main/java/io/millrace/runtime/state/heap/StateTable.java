@@ -24,18 +24,30 @@ class StateTable implements KeyTable.ExpiryCheck {
     final boolean refreshOnRead;
     /** Whether whole entries expire (false for map state, whose entries expire one by one inside). */
     private final boolean entryTtl;
+    /** Whether values are kept encoded rather than as objects ({@code state.heap.values: serialized}). */
+    private final boolean serialized;
     private int sweepGroup;
     private int sweepPosition;
 
     StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl) {
+        this(name, backend, ttl, entryTtl, false, false);
+    }
+
+    /**
+     * With {@code serialized}, values are kept encoded ({@link ValueArena}), not as objects; {@code lists} marks
+     * a list state's table, whose values are then chains of elements.
+     */
+    StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl, boolean serialized, boolean lists) {
         this.name = name;
         this.backend = backend;
         this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
         this.entryTtl = entryTtl && ttl.enabled();
         this.groups = new KeyTable[backend.keyGroupRange().size()];
+        ArenaCodec codec = serialized ? new ArenaCodec(name) : null;
+        this.serialized = serialized;
         for (int i = 0; i < groups.length; i++) {
-            groups[i] = new KeyTable(this.entryTtl);
+            groups[i] = new KeyTable(this.entryTtl, codec, lists);
         }
     }
 
@@ -85,6 +97,16 @@ class StateTable implements KeyTable.ExpiryCheck {
     /** Replaces the value at position {@code p} (from {@link #entry}) of the current key's group. */
     final void setValue(int p, Object value) {
         groups[backend.groupIndex].setValue(p, value);
+    }
+
+    /** Whether values are kept encoded: a value read is a copy, and changing it changes nothing stored. */
+    final boolean serialized() {
+        return serialized;
+    }
+
+    /** List state kept encoded: adds {@code element} to the list at position {@code p} of the current key's group. */
+    final void appendElement(int p, Object element) {
+        groups[backend.groupIndex].appendElement(p, element);
     }
 
     /** Sets the current key's value (a write). */

@@ -28,6 +28,11 @@ import org.junit.jupiter.api.Test;
  * Whoever captures, what is written is the state at the moment snapshot() was called.
  */
 class HeapSnapshotConsistencyTest {
+
+    /** The backend under test; the serialized-values variant of this test overrides it. */
+    HeapKeyedStateBackend heap(KeyGroupRange range, int maxParallelism, io.millrace.api.time.Clock clock) {
+        return new HeapKeyedStateBackend(range, maxParallelism, clock);
+    }
     private static final KeyGroupRange ALL = new KeyGroupRange(0, 127);
     private final ExecutorService writer = Executors.newSingleThreadExecutor();
 
@@ -79,8 +84,8 @@ class HeapSnapshotConsistencyTest {
         return keys;
     }
 
-    private static List<String> restoredDump(SnapshotImage image, List<Object> keys) throws Exception {
-        Counters restored = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+    private List<String> restoredDump(SnapshotImage image, List<Object> keys) throws Exception {
+        Counters restored = new Counters(heap(ALL, 128, new ManualClock(0)));
         image.restoreInto(restored.backend);
         return restored.dump(keys);
     }
@@ -89,7 +94,7 @@ class HeapSnapshotConsistencyTest {
     void aWriterOnAnotherThread_writesTheStateOfTheSnapshotMoment_whileTheTaskKeepsChangingIt() throws Exception {
         Random random = new Random(3);
         List<Object> keys = keys(20_000);
-        Counters counters = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        Counters counters = new Counters(heap(ALL, 128, new ManualClock(0)));
         for (int round = 0; round < 3; round++) {
             for (Object k : keys) {
                 counters.bump(k, random.nextInt(10));
@@ -109,7 +114,7 @@ class HeapSnapshotConsistencyTest {
     @Test
     void overlappingSnapshots_eachWriteTheirOwnMoment_inEitherOrder() throws Exception {
         List<Object> keys = keys(500);
-        Counters counters = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        Counters counters = new Counters(heap(ALL, 128, new ManualClock(0)));
         keys.forEach(k -> counters.bump(k, 1));
         List<String> atFirst = counters.dump(keys);
         KeyedStateSnapshot first = counters.backend.snapshot(1);
@@ -125,7 +130,7 @@ class HeapSnapshotConsistencyTest {
     @Test
     void theTtlSweepAfterTheSnapshot_doesNotRemoveEntriesFromIt() throws Exception {
         ManualClock clock = new ManualClock(1_000);
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend backend = heap(ALL, 128, clock);
         ValueStateDescriptor<Long> descriptor = new ValueStateDescriptor<>("v");
         descriptor.enableTimeToLive(StateTtlConfig.afterWrite(Duration.ofMillis(100)));
         ValueState<Long> v = backend.stateStore().getState(descriptor);
@@ -142,7 +147,7 @@ class HeapSnapshotConsistencyTest {
         }
         assertThat(backend.entryCount()).isZero();
 
-        HeapKeyedStateBackend restored = new HeapKeyedStateBackend(ALL, 128, new ManualClock(1_050));
+        HeapKeyedStateBackend restored = heap(ALL, 128, new ManualClock(1_050));
         SnapshotImage.write(snapshot, ALL).restoreInto(restored);
         ValueState<Long> back = restored.stateStore().getState(descriptor);
         for (Object k : keys) {
@@ -157,7 +162,7 @@ class HeapSnapshotConsistencyTest {
     @Test
     void immutableValuesRewrittenWithTtlAfterTheSnapshot_keepTheirOldValueAndExpiryInIt() throws Exception {
         ManualClock clock = new ManualClock(0);
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend backend = heap(ALL, 128, clock);
         ValueStateDescriptor<Reading> descriptor = new ValueStateDescriptor<>("last");
         descriptor.enableTimeToLive(StateTtlConfig.afterWrite(Duration.ofMillis(10_000)));
         ValueState<Reading> last = backend.stateStore().getState(descriptor);
@@ -174,14 +179,14 @@ class HeapSnapshotConsistencyTest {
         }
         SnapshotImage image = SnapshotImage.write(snapshot, ALL);
 
-        HeapKeyedStateBackend beforeExpiry = new HeapKeyedStateBackend(ALL, 128, new ManualClock(9_999));
+        HeapKeyedStateBackend beforeExpiry = heap(ALL, 128, new ManualClock(9_999));
         image.restoreInto(beforeExpiry);
         ValueState<Reading> restored = beforeExpiry.stateStore().getState(descriptor);
         for (Object k : keys) {
             beforeExpiry.setCurrentKey(k);
             assertThat(restored.value()).as("value of %s", k).isEqualTo(new Reading(k + "-old", 1.0));
         }
-        HeapKeyedStateBackend afterExpiry = new HeapKeyedStateBackend(ALL, 128, new ManualClock(10_000));
+        HeapKeyedStateBackend afterExpiry = heap(ALL, 128, new ManualClock(10_000));
         image.restoreInto(afterExpiry);
         ValueState<Reading> expired = afterExpiry.stateStore().getState(descriptor);
         for (Object k : keys) {
@@ -193,7 +198,7 @@ class HeapSnapshotConsistencyTest {
     @Test
     void aReleasedSnapshotThatWasNeverWritten_leavesTheBackendWorking() throws Exception {
         List<Object> keys = keys(300);
-        Counters counters = new Counters(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        Counters counters = new Counters(heap(ALL, 128, new ManualClock(0)));
         keys.forEach(k -> counters.bump(k, 1));
         counters.backend.snapshot(1).release();
         keys.forEach(k -> counters.bump(k, 2));

@@ -29,6 +29,11 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class HeapSnapshotTest {
+
+    /** The backend under test; the serialized-values variant of this test overrides it. */
+    HeapKeyedStateBackend heap(KeyGroupRange range, int maxParallelism, io.millrace.api.time.Clock clock) {
+        return new HeapKeyedStateBackend(range, maxParallelism, clock);
+    }
     private static final KeyGroupRange ALL = new KeyGroupRange(0, 127);
 
     record Reading(String sensor, double value, List<Long> tags) {}
@@ -124,7 +129,7 @@ class HeapSnapshotTest {
         }
     }
 
-    private static List<Object> keys(int n) {
+    static List<Object> keys(int n) {
         List<Object> keys = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             keys.add(i % 3 == 0 ? (Object) ("key-" + i) : (Object) (long) i);
@@ -135,13 +140,13 @@ class HeapSnapshotTest {
     @Test
     void everyStateKindNamespacedStateAndTimers_surviveSnapshotAndRestore() throws Exception {
         ManualClock clock = new ManualClock(0);
-        AllKinds before = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        AllKinds before = new AllKinds(heap(ALL, 128, clock));
         Random random = new Random(7);
         List<Object> keys = keys(300);
         keys.forEach(k -> before.fill(k, random));
 
         SnapshotImage image = SnapshotImage.take(before.backend);
-        HeapKeyedStateBackend fresh = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend fresh = heap(ALL, 128, clock);
         image.restoreInto(fresh);
         AllKinds after = new AllKinds(fresh);
 
@@ -175,10 +180,10 @@ class HeapSnapshotTest {
         }
     }
 
-    private static void snapshotAndRestoreWithFourKeyGroups(List<Object> keys) throws Exception {
+    private void snapshotAndRestoreWithFourKeyGroups(List<Object> keys) throws Exception {
         KeyGroupRange four = new KeyGroupRange(0, 3);
         ManualClock clock = new ManualClock(0);
-        AllKinds before = new AllKinds(new HeapKeyedStateBackend(four, 4, clock));
+        AllKinds before = new AllKinds(heap(four, 4, clock));
         Random random = new Random(13);
         keys.forEach(k -> before.fill(k, random));
 
@@ -193,7 +198,7 @@ class HeapSnapshotTest {
                 }
             }
             SnapshotImage image = SnapshotImage.write(snapshot, four);
-            AllKinds after = new AllKinds(new HeapKeyedStateBackend(four, 4, clock));
+            AllKinds after = new AllKinds(heap(four, 4, clock));
             image.restoreInto(after.backend);
             assertThat(after.backend.entryCount()).isEqualTo(6L * keys.size());
             assertThat(keys.stream().map(after::dump).toList()).isEqualTo(expected);
@@ -202,7 +207,7 @@ class HeapSnapshotTest {
 
     @Test
     void changesAfterSnapshotReturns_includingInPlaceMutation_doNotShowInWhatIsWritten() throws Exception {
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        HeapKeyedStateBackend backend = heap(ALL, 128, new ManualClock(0));
         AllKinds state = new AllKinds(backend);
         Random random = new Random(11);
         List<Object> keys = keys(100);
@@ -229,7 +234,7 @@ class HeapSnapshotTest {
         assertThat(backend.eventTimeTimerCount()).isZero();
         SnapshotImage image = SnapshotImage.write(snapshot, ALL);
 
-        AllKinds restored = new AllKinds(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
+        AllKinds restored = new AllKinds(heap(ALL, 128, new ManualClock(0)));
         image.restoreInto(restored.backend);
         assertThat(keys.stream().map(restored::dump).toList()).isEqualTo(expected);
         assertThat(restored.backend.eventTimeTimerCount()).isEqualTo(timers);
@@ -240,19 +245,19 @@ class HeapSnapshotTest {
     @Test
     void restoredStateAndTimersNotYetClaimed_areCarriedIntoTheNextSnapshot() throws Exception {
         ManualClock clock = new ManualClock(0);
-        AllKinds first = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        AllKinds first = new AllKinds(heap(ALL, 128, clock));
         Random random = new Random(5);
         List<Object> keys = keys(50);
         keys.forEach(k -> first.fill(k, random));
         List<String> expected = keys.stream().map(first::dump).toList();
 
-        HeapKeyedStateBackend middle = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend middle = heap(ALL, 128, clock);
         SnapshotImage.take(first.backend).restoreInto(middle);
         middle.stateStore().getState(new ValueStateDescriptor<String>("value"));
         assertThat(middle.unclaimedRestoredNames()).contains("list", "slices", "timers").doesNotContain("value");
         SnapshotImage second = SnapshotImage.take(middle);
 
-        AllKinds last = new AllKinds(new HeapKeyedStateBackend(ALL, 128, clock));
+        AllKinds last = new AllKinds(heap(ALL, 128, clock));
         second.restoreInto(last.backend);
         // restored after the services exist: adopted at once
         assertThat(keys.stream().map(last::dump).toList()).isEqualTo(expected);
@@ -262,7 +267,7 @@ class HeapSnapshotTest {
 
     @Test
     void aValueThatCannotBeSerialized_failsWritingTheSnapshotNamingTheStateAndTheClass() {
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        HeapKeyedStateBackend backend = heap(ALL, 128, new ManualClock(0));
         ValueState<Object> state = backend.stateStore().getState(new ValueStateDescriptor<>("holder"));
         backend.setCurrentKey("k");
         state.update(new Object[] {new StringBuilder("ok"), new Thread()});
@@ -277,13 +282,13 @@ class HeapSnapshotTest {
 
     @Test
     void aStateRestoredAsOneKindAndRegisteredAsAnother_isRefusedNamingBothKinds() throws Exception {
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        HeapKeyedStateBackend backend = heap(ALL, 128, new ManualClock(0));
         backend.stateStore().getListState(new ListStateDescriptor<Long>("counts"));
         backend.setCurrentKey("k");
         backend.stateStore().getListState(new ListStateDescriptor<Long>("counts")).add(1L);
         SnapshotImage image = SnapshotImage.take(backend);
 
-        HeapKeyedStateBackend fresh = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        HeapKeyedStateBackend fresh = heap(ALL, 128, new ManualClock(0));
         image.restoreInto(fresh);
         assertThatThrownBy(() -> fresh.stateStore().getState(new ValueStateDescriptor<Long>("counts")))
                 .isInstanceOf(IllegalStateException.class)
@@ -294,9 +299,9 @@ class HeapSnapshotTest {
 
     @Test
     void aKeyGroupOutsideTheRange_isRefusedNamingTheGroupAndTheRange() throws Exception {
-        HeapKeyedStateBackend full = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        HeapKeyedStateBackend full = heap(ALL, 128, new ManualClock(0));
         SnapshotImage image = SnapshotImage.take(full);
-        HeapKeyedStateBackend half = new HeapKeyedStateBackend(new KeyGroupRange(0, 63), 128, new ManualClock(0));
+        HeapKeyedStateBackend half = heap(new KeyGroupRange(0, 63), 128, new ManualClock(0));
         int at = (int) image.offsets()[100];
 
         assertThatThrownBy(() -> half.restoreKeyGroup(100,
@@ -308,8 +313,8 @@ class HeapSnapshotTest {
 
     @Test
     void readingAtTheWrongOffset_failsNamingTheExpectedGroup() throws Exception {
-        SnapshotImage image = SnapshotImage.take(new HeapKeyedStateBackend(ALL, 128, new ManualClock(0)));
-        HeapKeyedStateBackend fresh = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        SnapshotImage image = SnapshotImage.take(heap(ALL, 128, new ManualClock(0)));
+        HeapKeyedStateBackend fresh = heap(ALL, 128, new ManualClock(0));
         int at = (int) image.offsets()[5];
 
         assertThatThrownBy(() -> fresh.restoreKeyGroup(6,

@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
 
 /** TTL expiry continues across a snapshot and restore: restored entries keep their checkpointed expiry. */
 class HeapSnapshotTtlTest {
+
+    /** The backend under test; the serialized-values variant of this test overrides it. */
+    HeapKeyedStateBackend heap(KeyGroupRange range, int maxParallelism, io.millrace.api.time.Clock clock) {
+        return new HeapKeyedStateBackend(range, maxParallelism, clock);
+    }
     private static final KeyGroupRange ALL = new KeyGroupRange(0, 127);
     private static final StateTtlConfig AFTER_WRITE = StateTtlConfig.afterWrite(Duration.ofMillis(100));
     private static final StateTtlConfig AFTER_ACCESS = StateTtlConfig.afterAccess(Duration.ofMillis(100));
@@ -28,7 +33,7 @@ class HeapSnapshotTtlTest {
     @Test
     void restoredValuesAndMapEntries_expireWhenTheyWouldHaveWithoutTheRestore() throws Exception {
         ManualClock clock = new ManualClock(1_000);
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend backend = heap(ALL, 128, clock);
         ValueState<String> written = backend.stateStore().getState(value("written", AFTER_WRITE));
         MapStateDescriptor<String, Long> mapDescriptor = new MapStateDescriptor<>("map");
         mapDescriptor.enableTimeToLive(AFTER_WRITE);
@@ -44,7 +49,7 @@ class HeapSnapshotTtlTest {
         SnapshotImage image = SnapshotImage.take(backend);
 
         ManualClock later = new ManualClock(1_080);
-        HeapKeyedStateBackend fresh = new HeapKeyedStateBackend(ALL, 128, later);
+        HeapKeyedStateBackend fresh = heap(ALL, 128, later);
         image.restoreInto(fresh);
         ValueState<String> restored = fresh.stateStore().getState(value("written", AFTER_WRITE));
         MapState<String, Long> restoredMap = fresh.stateStore().getMapState(mapDescriptor);
@@ -68,14 +73,14 @@ class HeapSnapshotTtlTest {
     @Test
     void afterAccess_aReadAfterRestoreRestartsTheClock() throws Exception {
         ManualClock clock = new ManualClock(1_000);
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend backend = heap(ALL, 128, clock);
         backend.stateStore().getState(value("seen", AFTER_ACCESS));
         backend.setCurrentKey("k");
         backend.stateStore().getState(HeapSnapshotTtlTest.<String>value("seen", AFTER_ACCESS)).update("v");
         SnapshotImage image = SnapshotImage.take(backend);
 
         ManualClock later = new ManualClock(1_090);
-        HeapKeyedStateBackend fresh = new HeapKeyedStateBackend(ALL, 128, later);
+        HeapKeyedStateBackend fresh = heap(ALL, 128, later);
         image.restoreInto(fresh);
         ValueState<String> seen = fresh.stateStore().getState(value("seen", AFTER_ACCESS));
         fresh.setCurrentKey("k");
@@ -88,14 +93,14 @@ class HeapSnapshotTtlTest {
 
     @Test
     void aStateCheckpointedWithoutTtl_startsAFreshTtlWhenRegisteredWithOne() throws Exception {
-        HeapKeyedStateBackend backend = new HeapKeyedStateBackend(ALL, 128, new ManualClock(0));
+        HeapKeyedStateBackend backend = heap(ALL, 128, new ManualClock(0));
         backend.stateStore().getState(new ValueStateDescriptor<String>("v"));
         backend.setCurrentKey("k");
         backend.stateStore().getState(new ValueStateDescriptor<String>("v")).update("old");
         SnapshotImage image = SnapshotImage.take(backend);
 
         ManualClock clock = new ManualClock(5_000);
-        HeapKeyedStateBackend fresh = new HeapKeyedStateBackend(ALL, 128, clock);
+        HeapKeyedStateBackend fresh = heap(ALL, 128, clock);
         image.restoreInto(fresh);
         ValueState<String> v = fresh.stateStore().getState(value("v", AFTER_WRITE));
         fresh.setCurrentKey("k");

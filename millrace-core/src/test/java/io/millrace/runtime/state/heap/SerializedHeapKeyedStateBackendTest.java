@@ -1,0 +1,14 @@
+package io.millrace.runtime.state.heap;
+
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.KeyedStateBackendContractTest;
+import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateBackend;
+
+/** The backend contract on the heap backend with values kept serialized ({@code state.heap.values: serialized}). */
+class SerializedHeapKeyedStateBackendTest extends KeyedStateBackendContractTest {
+    @Override
+    protected KeyedStateBackend createBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        return new HeapKeyedStateBackend(null, range, maxParallelism, clock, true);
+    }
+}
