@@ -282,7 +282,7 @@ final class ValueArena {
         if (current != null) {
             used += current.length - offset; // the unused tail is as good as dead
         }
-        int length = chunkCount == 0 ? FIRST_CHUNK : Math.min(MAX_CHUNK, chunks[chunkCount - 1].length * GROWTH);
+        int length = chunkCount == 0 ? FIRST_CHUNK : (int) Math.min(MAX_CHUNK, (long) chunks[chunkCount - 1].length * GROWTH);
         current = new byte[Math.max(length, size)];
         if (chunkCount == chunks.length) {
             chunks = Arrays.copyOf(chunks, Math.max(4, chunkCount * 2));
