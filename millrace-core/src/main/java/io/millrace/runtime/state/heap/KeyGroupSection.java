@@ -271,7 +271,13 @@ final class KeyGroupSection {
                 encoded.codec().copyShapesInto(shapes);
                 writeStateHeader(out, state.name, state.kind, ttl, encoded.size());
                 for (int i = 0; i < encoded.size(); i++) {
-                    codec.keys.write(longKeys != null ? Long.valueOf(longKeys[i]) : keys[i], out);
+                    Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
+                    try {
+                        codec.keys.write(key, out);
+                    } catch (IllegalArgumentException x) {
+                        throw new NotSerializableException("state '" + state.name + "' has a key of class "
+                                + key.getClass().getName() + " that cannot be checkpointed: " + x.getMessage());
+                    }
                     encoded.writeValue(i, codec.values, out);
                     if (ttl) {
                         out.writeLong(expiries[i]);

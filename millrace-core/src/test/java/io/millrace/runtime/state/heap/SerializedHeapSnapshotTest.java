@@ -59,4 +59,19 @@ class SerializedHeapSnapshotTest extends HeapSnapshotTest {
         }
         assertThat(objectsAgain.backend.entryCount()).isEqualTo(objects.backend.entryCount()).isEqualTo(6L * keys.size());
     }
+
+    /** The values' bytes are copied as they are, but keys are encoded when written: a key that cannot be fails there. */
+    @Test
+    void aKeyThatCannotBeSerialized_failsWritingTheSnapshotNamingTheStateAndTheKeyClass() {
+        HeapKeyedStateBackend backend = heap(ALL, 128, new ManualClock(0));
+        ValueState<String> state = backend.stateStore().getState(new ValueStateDescriptor<>("by-thread"));
+        backend.setCurrentKey(new Thread());
+        state.update("fine");
+        backend.setCurrentKey("other");
+
+        assertThatThrownBy(() -> SnapshotImage.take(backend))
+                .hasRootCauseInstanceOf(java.io.NotSerializableException.class)
+                .hasMessageContaining("state 'by-thread'")
+                .hasMessageContaining("java.lang.Thread");
+    }
 }
