@@ -10,12 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Encodes and decodes the values of one state kept serialized on the heap ({@link ValueArena}), for all its key
- * groups. The bytes live only as long as the job: a snapshot decodes them and writes them again in its own
- * format, so shapes here never outlive the classes that wrote them.
+ * groups, in the encoding of {@link StateSerializer#forValues}: a snapshot copies the bytes as they are, with the
+ * shapes they use ({@link #copyShapesInto}).
  *
- * <p>The thread that writes (the task thread) uses serializers of its own without locking; a checkpoint writer
- * reading a group it captures itself uses a second reader under a lock. Both read shapes from one dictionary that
- * is safe to read while the task thread adds to it.
+ * <p>Encoding and decoding happen on the thread that owns the state (the task thread; a restore before it), one
+ * at a time. Only the shapes are read from another thread, by a checkpoint writer while the task adds to them,
+ * so they are kept in a concurrent map.
  */
 final class ArenaCodec {
     private final String state;
@@ -24,10 +24,6 @@ final class ArenaCodec {
     private final StateSerializer reader;
     private final ByteReader input = new ByteReader();
     private final ByteWriter scratch = new ByteWriter(256);
-    private final StateSerializer otherReader;
-    private final ByteReader otherInput = new ByteReader();
-    /** The thread that wrote last: it reads with {@link #reader}, unlocked. */
-    private volatile Thread owner;
 
     ArenaCodec(String state) {
         this.state = state;
@@ -35,7 +31,6 @@ final class ArenaCodec {
         String context = "state '" + state + "'";
         this.writer = StateSerializer.forValues(shapes, state, loader, context);
         this.reader = StateSerializer.forValues(shapes, state, loader, context);
-        this.otherReader = StateSerializer.forValues(shapes, state, loader, context);
     }
 
     /**
@@ -43,7 +38,6 @@ final class ArenaCodec {
      * array are the encoding. Fails naming the state and the class when the value cannot be encoded.
      */
     byte[] scratch(Object value) {
-        claim();
         scratch.reset();
         try {
             writer.write(value, scratch);
@@ -58,31 +52,15 @@ final class ArenaCodec {
         return scratch.size();
     }
 
-    /** Decodes {@code length} bytes of {@code bytes} from {@code offset}; any thread. */
+    /** Decodes {@code length} bytes of {@code bytes} from {@code offset}. */
     Object read(byte[] bytes, int offset, int length) {
-        if (Thread.currentThread() == owner) {
-            return reader.read(input.reset(bytes, offset, length));
-        }
-        synchronized (otherReader) {
-            return otherReader.read(otherInput.reset(bytes, offset, length));
-        }
+        return reader.read(input.reset(bytes, offset, length));
     }
 
-    /** Adds every shape this codec has written to {@code table}, which goes with bytes copied from the arena. */
+    /** Adds every shape this codec has written to {@code table}, which goes with bytes copied from the arena. Any thread. */
     void copyShapesInto(ShapeTable table) {
         for (StoredShape s : shapes.byId.values()) {
             table.written(s, state);
-        }
-    }
-
-    /**
-     * The writing thread becomes the owner. The backend is used by one thread at a time (a restore may run on
-     * another thread than the task's, before it), so a change of owner is a hand-over, never a race.
-     */
-    private void claim() {
-        Thread t = Thread.currentThread();
-        if (owner != t) {
-            owner = t;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.api.ConfigOptions;
 import io.millrace.api.PipelineConfig;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
 import io.millrace.runtime.state.StateBackendProvider;
@@ -12,7 +13,7 @@ import java.util.Map;
 public final class HeapStateBackendProvider implements StateBackendProvider {
     public static final String NAME = "heap";
     /** Option name: how the heap backend keeps values, as objects or encoded in large byte arrays. */
-    public static final String VALUES_OPTION = "state.heap.values";
+    public static final String VALUES_OPTION = ConfigOptions.STATE_HEAP_VALUES.key();
     private static final String PREFIX = "state.heap.";
 
     @Override

@@ -92,8 +92,11 @@ final class KeyGroupSection {
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
-            // values kept encoded are always copied as handles: their bytes never change and are written as they are
-            FrozenState frozen = copyImmutable || table.serialized() ? FrozenState.of(s, table, ttl) : null;
+            if (table.serialized()) {
+                c.defer(EncodedState.of(s, table, ttl)); // always by handle: the bytes never change
+                continue;
+            }
+            FrozenState frozen = copyImmutable ? FrozenState.of(s, table, ttl) : null;
             if (frozen != null) {
                 c.defer(frozen);
                 continue;
@@ -218,12 +221,12 @@ final class KeyGroupSection {
     }
 
     /**
-     * A state's entries as references: its values are immutable, so they read the same later, or, kept encoded
-     * ({@link ValueArena}), their handles and bytes, which never change. Keys are copied as numbers while every key
-     * is a {@code Long} and boxed when written, on the writer thread, not during the capture on the task thread.
+     * A state's entries as references: its values are immutable, so they read the same later. Keys are copied as
+     * numbers while every key is a {@code Long} and boxed when written, on the writer thread, not during the
+     * capture on the task thread.
      */
-    private record FrozenState(StateRef state, boolean ttl, long[] longKeys, Object[] keys, Object[] values,
-            ValueArena.Frozen encoded, long[] expiries) implements Deferred {
+    private record FrozenState(StateRef state, boolean ttl, long[] longKeys, Object[] keys, Object[] values, long[] expiries)
+            implements Deferred {
         /**
          * The state's entries in {@code table}, or null when it is not a kind whose values may be immutable or one of
          * them is not. A list state's element holders are copied (their elements are immutable, the holders grow).
@@ -234,16 +237,8 @@ final class KeyGroupSection {
             }
             boolean list = state.kind.equals(LIST);
             int n = table.size();
-            long[] expiries = ttl ? new long[n] : null;
-            if (table.serialized()) {
-                for (int p = 0; ttl && p < n; p++) {
-                    expiries[p] = table.expiry(p);
-                }
-                long[] longKeys = table.copyLongKeys(n);
-                return new FrozenState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, null,
-                        table.freezeValues(n), expiries);
-            }
             Object[] values = new Object[n];
+            long[] expiries = ttl ? new long[n] : null;
             for (int p = 0; p < n; p++) {
                 Object v = table.value(p);
                 if (list && v instanceof HeapListState.Elements e) {
@@ -260,35 +255,54 @@ final class KeyGroupSection {
                 }
             }
             long[] longKeys = table.copyLongKeys(n);
-            return new FrozenState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, values, null, expiries);
+            return new FrozenState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, values, expiries);
         }
 
         @Override
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
             Codec codec = Codec.forWriting(shapes, state.name);
-            if (encoded != null) {
-                // the values' bytes as they are (the same encoding), with the shapes they use
-                encoded.codec().copyShapesInto(shapes);
-                writeStateHeader(out, state.name, state.kind, ttl, encoded.size());
-                for (int i = 0; i < encoded.size(); i++) {
-                    Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
-                    try {
-                        codec.keys.write(key, out);
-                    } catch (IllegalArgumentException x) {
-                        throw new NotSerializableException("state '" + state.name + "' has a key of class "
-                                + key.getClass().getName() + " that cannot be checkpointed: " + x.getMessage());
-                    }
-                    encoded.writeValue(i, codec.values, out);
-                    if (ttl) {
-                        out.writeLong(expiries[i]);
-                    }
-                }
-                return;
-            }
             writeStateHeader(out, state.name, state.kind, ttl, values.length);
             for (int i = 0; i < values.length; i++) {
                 Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
                 writeEntry(out, codec, state.name, state.kind, ttl, key, values[i], ttl ? expiries[i] : Long.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
+     * A state kept serialized ({@link ValueArena}): its handles and the arrays they point into, whose written bytes
+     * never change, and its keys (as numbers while every key is a {@code Long}) and expiry times. Written by copying
+     * each value's bytes, with the shapes they use, not by decoding and encoding it again.
+     */
+    private record EncodedState(StateRef state, boolean ttl, long[] longKeys, Object[] keys, ValueArena.Frozen values,
+            long[] expiries) implements Deferred {
+        static EncodedState of(StateRef state, KeyTable table, boolean ttl) {
+            int n = table.size();
+            long[] expiries = ttl ? new long[n] : null;
+            for (int p = 0; ttl && p < n; p++) {
+                expiries[p] = table.expiry(p);
+            }
+            long[] longKeys = table.copyLongKeys(n);
+            return new EncodedState(state, ttl, longKeys, longKeys == null ? table.copyKeys(n) : null, table.freezeValues(n), expiries);
+        }
+
+        @Override
+        public void write(ByteWriter out, ShapeTable shapes) throws IOException {
+            Codec codec = Codec.forWriting(shapes, state.name);
+            values.codec().copyShapesInto(shapes);
+            writeStateHeader(out, state.name, state.kind, ttl, values.size());
+            for (int i = 0; i < values.size(); i++) {
+                Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
+                try {
+                    codec.keys.write(key, out);
+                } catch (IllegalArgumentException x) {
+                    throw new NotSerializableException("state '" + state.name + "' has a key of class "
+                            + key.getClass().getName() + " that cannot be checkpointed: " + x.getMessage());
+                }
+                values.writeValue(i, codec.values, out);
+                if (ttl) {
+                    out.writeLong(expiries[i]);
+                }
             }
         }
     }

@@ -35,8 +35,6 @@ final class KeyTable {
     private Object[] values = NO_OBJECTS;
     /** With an arena: where each entry's value is in it (in place of {@link #values}). */
     private long[] handles = NO_LONGS;
-    private final ArenaCodec codec;
-    private final boolean lists;
     /** The values' bytes, or null when values are kept as objects. */
     private ValueArena arena;
     /** Expiry per entry in TTL tables, else unused. */
@@ -54,8 +52,6 @@ final class KeyTable {
     /** A table whose values {@code codec} encodes into an arena (null: values kept as objects); {@code lists} for list state. */
     KeyTable(boolean ttl, ArenaCodec codec, boolean lists) {
         this.ttl = ttl;
-        this.codec = codec;
-        this.lists = lists;
         this.arena = codec == null ? null : new ValueArena(codec, lists);
     }
 
@@ -266,9 +262,7 @@ final class KeyTable {
     /** Copies the live values into a fresh arena once dead bytes outweigh them (see {@link ValueArena#wantsCompaction}). */
     private void compactIfWasteful() {
         if (arena != null && arena.wantsCompaction()) {
-            ValueArena fresh = new ValueArena(codec, lists);
-            arena.compactInto(fresh, handles, size);
-            arena = fresh;
+            arena = arena.compact(handles, size);
         }
     }
 
@@ -331,7 +325,7 @@ final class KeyTable {
             values = NO_OBJECTS;
             handles = NO_LONGS;
             if (arena != null) {
-                arena = new ValueArena(codec, lists);
+                arena = arena.empty();
             }
             expiries = NO_LONGS;
             slots = NO_LONGS;

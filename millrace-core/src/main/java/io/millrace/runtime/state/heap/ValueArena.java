@@ -13,12 +13,12 @@ import java.util.List;
  * the offset in the low 32; 0 is no value). In a list arena a key's elements are a chain of cells
  * {@code [int length][long previous cell][bytes]}, the handle naming the last cell, so that adding an element
  * writes only that element. Records are only ever appended: bytes below the write position never change, so a
- * snapshot may keep a copy of the handles and the chunk array and read them later on another thread
+ * snapshot may keep a copy of the handles and the chunk array and copy the bytes later on another thread
  * ({@link Frozen}). A replaced or removed record is dead; once dead bytes outweigh live ones
- * ({@link #wantsCompaction}), the owner copies the live records into fresh chunks ({@link #compactInto}).
+ * ({@link #wantsCompaction}), the owner copies the live records into fresh chunks ({@link #compact}).
  *
  * <p>Chunks start small and grow eightfold up to {@link #MAX_CHUNK}, which is sized from the G1 region so that a
- * full chunk is a humongous object of one region. Task thread only, except {@link Frozen}.
+ * full chunk is a humongous object of one region. Task thread only, except {@link Frozen#writeValue}.
  */
 final class ValueArena {
     /** Bytes of the first chunk. */
@@ -52,9 +52,9 @@ final class ValueArena {
         this.lists = lists;
     }
 
-    /** Whether keys hold chains of list elements rather than single values. */
-    boolean lists() {
-        return lists;
+    /** An empty arena of the same state and kind. */
+    ValueArena empty() {
+        return new ValueArena(codec, lists);
     }
 
     long liveBytes() {
@@ -159,16 +159,18 @@ final class ValueArena {
     }
 
     /**
-     * Copies the records of {@code handles[0..n)} (0 entries skipped) into {@code target}, an empty arena of the same
-     * kind, rewriting the handles; list chains keep their order. Bytes are copied as they are, not decoded.
+     * Copies the records of {@code handles[0..n)} (0 entries skipped) into a new arena, which it returns, rewriting
+     * the handles; list chains keep their order. Bytes are copied as they are, not decoded.
      */
-    void compactInto(ValueArena target, long[] handles, int n) {
+    ValueArena compact(long[] handles, int n) {
+        ValueArena target = empty();
         for (int p = 0; p < n; p++) {
             long h = handles[p];
             if (h != 0) {
                 handles[p] = lists ? copyChain(target, h) : copyValue(target, h);
             }
         }
+        return target;
     }
 
     private long copyValue(ValueArena target, long h) {
@@ -181,15 +183,8 @@ final class ValueArena {
     }
 
     private long copyChain(ValueArena target, long last) {
-        int n = chainLength(chunks, last);
-        long[] cells = new long[n];
-        long h = last;
-        for (int i = n - 1; i >= 0; i--) {
-            cells[i] = h;
-            h = getLong(chunks[(int) (h >>> 32) - 1], (int) h + 4);
-        }
         long previous = 0;
-        for (long cell : cells) {
+        for (long cell : cellsInOrder(chunks, last)) {
             byte[] chunk = chunks[(int) (cell >>> 32) - 1];
             int at = (int) cell;
             int size = CELL_HEADER + getInt(chunk, at);
@@ -209,7 +204,7 @@ final class ValueArena {
 
     /**
      * A snapshot's copy of a group's values: the chunks hold every byte the handles reach, and those bytes never
-     * change, so reading them later (on the checkpoint writer's thread) sees the values as they were at the copy.
+     * change, so copying them later (on the checkpoint writer's thread) gives the values as they were at the copy.
      */
     static final class Frozen {
         private final ValueArena arena;
@@ -226,7 +221,10 @@ final class ValueArena {
             return handles.length;
         }
 
-        /** The value at {@code position}, decoded now (a list arena: an element or {@link HeapListState.Elements}). */
+        /**
+         * The value at {@code position}, decoded now (a list arena: an element or {@link HeapListState.Elements}); on
+         * the thread that owns the state, as decoding uses its codec (tests read frozen values this way).
+         */
         Object value(int position) {
             return arena.read(chunks, handles[position]);
         }
@@ -245,14 +243,8 @@ final class ValueArena {
                 out.write(chunk, at + VALUE_HEADER, getInt(chunk, at));
                 return;
             }
-            int n = chainLength(chunks, handle);
-            long[] cells = new long[n];
-            long h = handle;
-            for (int i = n - 1; i >= 0; i--) {
-                cells[i] = h;
-                h = getLong(chunks[(int) (h >>> 32) - 1], (int) h + 4);
-            }
-            values.writeListStart(n, out);
+            long[] cells = cellsInOrder(chunks, handle);
+            values.writeListStart(cells.length, out);
             for (long cell : cells) {
                 byte[] chunk = chunks[(int) (cell >>> 32) - 1];
                 int at = (int) cell;
@@ -289,6 +281,17 @@ final class ValueArena {
         }
         chunks[chunkCount++] = current;
         offset = 0;
+    }
+
+    /** The cells of the chain ending at {@code last}, first to last. */
+    private static long[] cellsInOrder(byte[][] in, long last) {
+        long[] cells = new long[chainLength(in, last)];
+        long h = last;
+        for (int i = cells.length - 1; i >= 0; i--) {
+            cells[i] = h;
+            h = getLong(in[(int) (h >>> 32) - 1], (int) h + 4);
+        }
+        return cells;
     }
 
     private static int chainLength(byte[][] in, long last) {
