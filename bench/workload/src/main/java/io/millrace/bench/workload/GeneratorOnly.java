@@ -14,7 +14,9 @@ public final class GeneratorOnly {
     public static void main(String[] args) throws Exception {
         BenchOptions o = BenchOptions.parse(args);
         long events = Interleave.roundCount(o.events, o.parallelism);
-        run(o, o.warmup());
+        // warmed up as the engines are: with a single short run, the measured runs were the first to write most
+        // of the young generation and paid its page faults (20 M events: 25-29 M events/s instead of 60-70 M)
+        BenchDriver.warmUp(o.warmupSeconds, number -> run(o, o.warmup()).seconds());
         double[] seconds = new double[o.runs];
         for (int r = 0; r < o.runs; r++) {
             seconds[r] = run(o, events).seconds();

@@ -1,0 +1,116 @@
+package io.millrace.bench.workload.handwritten;
+
+import io.millrace.bench.workload.BenchDriver;
+import io.millrace.bench.workload.BenchOptions;
+import io.millrace.bench.workload.Engine;
+import io.millrace.bench.workload.Input;
+import io.millrace.bench.workload.Query;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The yardstick of issue 5: q0, q1, q2, q5, q7 and sliding as a hand-written pipeline with the engines' generator
+ * and parallelism, a reference-passing hash exchange (batches of references through single-producer rings) and
+ * sliced windows (per slice, primitive tables from key to accumulator), and nothing else: no checkpoints, no
+ * operators, no user-function calls, no serialization. The same plan as the engines' queries, the second step of
+ * q5 and q7 (the best of the window) taken from one candidate per window thread instead of one record per key.
+ * Results are counted and timed by the same {@link io.millrace.bench.workload.SinkTally} as the engines' sinks.
+ */
+public final class HandWrittenEngine implements Engine {
+    /** The queries written by hand. */
+    public static final EnumSet<Query> QUERIES = EnumSet.of(Query.Q0, Query.Q1, Query.Q2, Query.Q5, Query.Q7, Query.SLIDING);
+    private final Consumer<Object> collector;
+
+    public HandWrittenEngine() {
+        this(null);
+    }
+
+    /** Results also handed to {@code collector} (thread-safe), for tests. */
+    public HandWrittenEngine(Consumer<Object> collector) {
+        this.collector = collector;
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions o = BenchOptions.parse(args);
+        if (!QUERIES.contains(o.query)) {
+            System.err.println("handwritten: " + o.query.id() + " is not written by hand (only " + names() + ")");
+            System.exit(3);
+        }
+        BenchDriver.main(new HandWrittenEngine(), args);
+    }
+
+    private static String names() {
+        return QUERIES.stream().map(Query::id).reduce((a, b) -> a + ", " + b).orElse("");
+    }
+
+    @Override
+    public String name() {
+        return "handwritten";
+    }
+
+    @Override
+    public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
+        Query q = options.query;
+        if (!QUERIES.contains(q)) {
+            throw new IllegalArgumentException("handwritten: " + q.id() + " is not written by hand (only " + names() + ")");
+        }
+        int p = options.parallelism;
+        long range = input.count() / p;
+        long origin = System.nanoTime();
+        double perSource = ratePerSecond / p;
+        List<Thread> threads = new ArrayList<>();
+        WindowWorker[] workers = null;
+        if (q == Query.Q5 || q == Query.Q7 || q == Query.SLIDING) {
+            workers = new WindowWorker[p];
+            WindowMerge merge = q == Query.SLIDING ? null : new WindowMerge(p, results());
+            for (int w = 0; w < p; w++) {
+                workers[w] = switch (q) {
+                    case Q5 -> new WindowWorker.HotItems(p, merge);
+                    case Q7 -> new WindowWorker.HighestBid(p, merge);
+                    default -> new WindowWorker.SlidingAverage(p, results());
+                };
+                threads.add(new Thread(workers[w], "handwritten-" + q.id() + "-window-" + w));
+            }
+        }
+        for (int k = 0; k < p; k++) {
+            Channel[] outputs = null;
+            if (workers != null) {
+                outputs = new Channel[p];
+                for (int w = 0; w < p; w++) {
+                    outputs[w] = workers[w].input(k);
+                }
+            }
+            SourceWorker source = new SourceWorker(q, input, k * range, (k + 1) * range, perSource, origin, outputs,
+                    workers == null ? results() : null);
+            threads.add(new Thread(source, "handwritten-" + q.id() + "-source-" + k));
+        }
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        for (Thread t : threads) {
+            t.setUncaughtExceptionHandler((thread, e) -> {
+                failure.compareAndSet(null, e);
+                threads.forEach(Thread::interrupt); // the others may wait on a channel the failed one no longer serves
+            });
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("handwritten " + q.id() + " failed: " + failure.get(), failure.get());
+        }
+        if (workers != null) {
+            for (WindowWorker w : workers) {
+                if (w.late > 0) {
+                    throw new IllegalStateException("handwritten: " + w.late + " records came after their windows fired");
+                }
+            }
+        }
+    }
+
+    private Results results() {
+        return collector == null ? new Results() : Results.collectingInto(collector);
+    }
+}

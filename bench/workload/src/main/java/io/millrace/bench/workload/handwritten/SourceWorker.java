@@ -1,0 +1,126 @@
+package io.millrace.bench.workload.handwritten;
+
+import io.millrace.bench.workload.Bid;
+import io.millrace.bench.workload.Input;
+import io.millrace.bench.workload.Query;
+import io.millrace.bench.workload.Reading;
+import io.millrace.bench.workload.Rows;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One source thread: generates its share of the input with the engines' generator, at a paced rate or as fast as
+ * it can. For q0-q2 it is the whole pipeline (filter, map, results); for the windowed queries it sends each
+ * record's reference to the window thread its key hashes to, batched per channel with its watermark (the newest
+ * event time less the query's out-of-orderness bound, less 1 ms).
+ */
+final class SourceWorker implements Runnable {
+    /** A paced source sends what it has buffered when it has caught up and this long has passed since it last did. */
+    private static final long PACED_FLUSH_NANOS = 1_000_000;
+    private final Query query;
+    private final Input input;
+    private final long from;
+    private final long to;
+    /** Events per second of this source; 0: as fast as possible. */
+    private final double rate;
+    private final long originNanos;
+    /** Window queries: a channel per window thread; else null. */
+    private final Channel[] outputs;
+    /** q0-q2: this thread's results; else null. */
+    private final Results results;
+    private final long delay;
+    private long maxTime = Long.MIN_VALUE;
+
+    SourceWorker(Query query, Input input, long from, long to, double rate, long originNanos, Channel[] outputs, Results results) {
+        this.query = query;
+        this.input = input;
+        this.from = from;
+        this.to = to;
+        this.rate = rate;
+        this.originNanos = originNanos;
+        this.outputs = outputs;
+        this.results = results;
+        this.delay = query.watermarkDelayMs();
+    }
+
+    @Override
+    public void run() {
+        long s = from;
+        long lastFlush = System.nanoTime();
+        while (s < to) {
+            long due = to;
+            if (rate > 0) {
+                long now = System.nanoTime();
+                due = Math.min(to, from + (long) ((now - originNanos) * rate / 1e9) + 1);
+                if (due <= s) {
+                    if (now - lastFlush >= PACED_FLUSH_NANOS) {
+                        flush(false);
+                        lastFlush = now;
+                    }
+                    long wait = (long) ((s + 1 - from) * 1e9 / rate) - (now - originNanos);
+                    LockSupport.parkNanos(Math.max(10_000, Math.min(wait, 200_000)));
+                    continue;
+                }
+            }
+            for (; s < due; s++) {
+                process(input.record(s));
+            }
+        }
+        flush(true);
+    }
+
+    private void process(Object record) {
+        long time = Input.eventTime(record);
+        if (time > maxTime) {
+            maxTime = time;
+        }
+        switch (query) {
+            case Q0 -> {
+                if (record instanceof Bid b) {
+                    results.accept(b, b.dateTime());
+                }
+            }
+            case Q1 -> {
+                if (record instanceof Bid b) {
+                    results.accept(new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()), b.dateTime());
+                }
+            }
+            case Q2 -> {
+                if (record instanceof Bid b && b.auction() % Query.Q2_MODULUS == 0) {
+                    results.accept(new Rows.AuctionPrice(b.auction(), b.price()), b.dateTime());
+                }
+            }
+            case Q5, Q7 -> {
+                if (record instanceof Bid b) {
+                    send(b.auction(), b);
+                }
+            }
+            case SLIDING -> send(((Reading) record).key(), record);
+            default -> throw new IllegalStateException(query.id());
+        }
+    }
+
+    private void send(long key, Object record) {
+        outputs[partition(key, outputs.length)].add(record, watermark());
+    }
+
+    private long watermark() {
+        return maxTime == Long.MIN_VALUE ? Long.MIN_VALUE : maxTime - delay - 1;
+    }
+
+    private void flush(boolean last) {
+        if (outputs == null) {
+            results.flush();
+            return;
+        }
+        long wm = last ? Long.MAX_VALUE : watermark();
+        for (Channel c : outputs) {
+            c.send(wm, last);
+        }
+    }
+
+    /** The window thread of a key: a hash independent of {@link LongTable#mix}, which places keys in tables. */
+    static int partition(long key, int parallelism) {
+        long h = key * 0xC2B2AE3D27D4EB4FL;
+        return (int) ((h >>> 40) % parallelism);
+    }
+}
