@@ -39,6 +39,10 @@ public final class HandWrittenEngine implements Engine {
             System.err.println("handwritten: " + o.query.id() + " is not written by hand (only " + names() + ")");
             System.exit(3);
         }
+        if (!o.backend.equals("heap")) {
+            System.err.println("handwritten: keeps its windows in its own tables; --backend " + o.backend + " does not apply (heap only)");
+            System.exit(3);
+        }
         BenchDriver.main(new HandWrittenEngine(), args);
     }
 
