@@ -61,7 +61,7 @@ abstract class WindowWorker implements Runnable {
     /** Adds a record to its slice. */
     abstract void add(Slice slice, Object record);
 
-    /** The record's event time and key. */
+    /** The record's event time. */
     abstract long time(Object record);
 
     /** Fires window {@code [end - size, end)} over {@code slices[from, to)}, its slices with contents. */
