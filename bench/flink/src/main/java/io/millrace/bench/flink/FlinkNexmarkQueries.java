@@ -10,6 +10,7 @@ import java.time.Duration;
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -21,6 +22,11 @@ final class FlinkNexmarkQueries {
     private FlinkNexmarkQueries() {}
 
     static DataStream<?> build(Query q, DataStream<Event> events) {
+        return build(q, events, false);
+    }
+
+    /** {@code reduceSecondStep}: q5's and q7's second step as a tumbling window reduce keyed by window end. */
+    static DataStream<?> build(Query q, DataStream<Event> events, boolean reduceSecondStep) {
         return switch (q) {
             case Q0 -> bids(events);
             case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()))
@@ -36,16 +42,14 @@ final class FlinkNexmarkQueries {
                     .process(new FlinkNexmarkFunctions.AuctionCloser()).name("q4-close").uid("q4-close")
                     .keyBy(Rows.ClosedAuction::category, Types.LONG)
                     .process(new FlinkNexmarkFunctions.CategoryMean()).name("q4-average").uid("q4-average");
-            case Q5 -> bids(events).keyBy(Bid::auction, Types.LONG)
+            case Q5 -> hottest(bids(events).keyBy(Bid::auction, Types.LONG)
                     .window(SlidingEventTimeWindows.of(Duration.ofMillis(Query.Q5_SIZE), Duration.ofMillis(Query.Q5_SLIDE)))
                     .aggregate(new CountBids(), new AuctionCountOf()).name("q5-count").uid("q5-count")
-                    .keyBy(Rows.AuctionCount::windowEnd, Types.LONG)
-                    .process(new FlinkNexmarkFunctions.Hottest()).name("q5-hottest").uid("q5-hottest");
-            case Q7 -> bids(events).keyBy(Bid::auction, Types.LONG)
+                    .keyBy(Rows.AuctionCount::windowEnd, Types.LONG), reduceSecondStep);
+            case Q7 -> highest(bids(events).keyBy(Bid::auction, Types.LONG)
                     .window(TumblingEventTimeWindows.of(Duration.ofMillis(Query.Q7_SIZE)))
                     .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
-                    .keyBy(Rows.WindowBid::windowEnd, Types.LONG)
-                    .process(new FlinkNexmarkFunctions.Highest()).name("q7-highest").uid("q7-highest");
+                    .keyBy(Rows.WindowBid::windowEnd, Types.LONG), reduceSecondStep);
             case Q8 -> persons(events).connect(auctions(events))
                     .keyBy(Person::id, Auction::seller, Types.LONG)
                     .process(new FlinkNexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
@@ -53,6 +57,26 @@ final class FlinkNexmarkQueries {
                     .process(new FlinkNexmarkFunctions.BidCount()).name("counts").uid("counts");
             default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
         };
+    }
+
+    /** q5's second step, as the Millrace version's {@code hottest}: a keyed process function or a window reduce. */
+    private static DataStream<?> hottest(KeyedStream<Rows.AuctionCount, Long> byWindow, boolean reduce) {
+        if (!reduce) {
+            return byWindow.process(new FlinkNexmarkFunctions.Hottest()).name("q5-hottest").uid("q5-hottest");
+        }
+        return byWindow.window(TumblingEventTimeWindows.of(Duration.ofMillis(Query.Q5_SLIDE)))
+                .reduce((a, b) -> Rows.hotter(b.count(), b.auction(), a.count(), a.auction()) ? b : a)
+                .name("q5-hottest").uid("q5-hottest");
+    }
+
+    /** q7's second step, as the Millrace version's {@code highest}. */
+    private static DataStream<?> highest(KeyedStream<Rows.WindowBid, Long> byWindow, boolean reduce) {
+        if (!reduce) {
+            return byWindow.process(new FlinkNexmarkFunctions.Highest()).name("q7-highest").uid("q7-highest");
+        }
+        return byWindow.window(TumblingEventTimeWindows.of(Duration.ofMillis(Query.Q7_SIZE)))
+                .reduce((a, b) -> Rows.beats(b.bid(), a.bid()) ? b : a).name("q7-highest").uid("q7-highest")
+                .map(Rows.WindowBid::bid).returns(Bid.class).name("q7-bid").uid("q7-bid");
     }
 
     static DataStream<Bid> bids(DataStream<Event> events) {

@@ -8,6 +8,7 @@ import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Recompute;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -36,8 +37,17 @@ class FlinkQueriesSmokeTest {
         runAndCompare(q, "rocksdb");
     }
 
-    private void runAndCompare(Query q, String backend) throws Exception {
-        BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200", "--backend", backend);
+    /** q5 and q7 with their second step as a window reduce (`--second-step reduce`): the same results. */
+    @ParameterizedTest
+    @EnumSource(value = Query.class, names = {"Q5", "Q7"})
+    void secondStepAsAWindowReduce_sameResults(Query q) throws Exception {
+        runAndCompare(q, "heap", "--second-step", "reduce");
+    }
+
+    private void runAndCompare(Query q, String backend, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200", "--backend", backend));
+        args.addAll(List.of(more));
+        BenchOptions o = BenchOptions.parse(args.toArray(String[]::new));
         long events = q == Query.TTL ? 250_000 : q == Query.SESSION ? 40_000 : 20_000;
         long eventRate = q == Query.TTL ? 100_000 : q == Query.SESSION ? 400 : 1_000;
         Input input = new Input(q, events, o.parallelism, o.seed, eventRate);

@@ -50,7 +50,8 @@ public final class MillraceEngine implements Engine {
         Query q = options.query;
         if (q.isNexmark()) {
             NexmarkQueries.build(q, source(pipeline, input, ratePerSecond,
-                    WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark"))
+                    WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark"),
+                    options.reduceSecondStep())
                     .sinkTo((Sink) results).name("results");
         } else {
             WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))

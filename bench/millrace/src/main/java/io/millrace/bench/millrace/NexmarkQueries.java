@@ -1,6 +1,7 @@
 package io.millrace.bench.millrace;
 
 import io.millrace.api.DataStream;
+import io.millrace.api.KeyedStream;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.PackedAccumulator;
@@ -20,6 +21,11 @@ final class NexmarkQueries {
     private NexmarkQueries() {}
 
     static DataStream<?> build(Query q, DataStream<Event> events) {
+        return build(q, events, false);
+    }
+
+    /** {@code reduceSecondStep}: q5's and q7's second step as a tumbling window reduce keyed by window end. */
+    static DataStream<?> build(Query q, DataStream<Event> events, boolean reduceSecondStep) {
         return switch (q) {
             case Q0 -> bids(events);
             case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()));
@@ -33,16 +39,14 @@ final class NexmarkQueries {
                     .process(new NexmarkFunctions.AuctionCloser()).name("q4-close").uid("q4-close")
                     .keyBy(Rows.ClosedAuction::category)
                     .process(new NexmarkFunctions.CategoryMean()).name("q4-average").uid("q4-average");
-            case Q5 -> bids(events).keyBy(Bid::auction)
+            case Q5 -> hottest(bids(events).keyBy(Bid::auction)
                     .window(Windows.sliding(Duration.ofMillis(Query.Q5_SIZE), Duration.ofMillis(Query.Q5_SLIDE)))
                     .aggregate(new CountBids(), new AuctionCountOf()).name("q5-count").uid("q5-count")
-                    .keyBy(Rows.AuctionCount::windowEnd)
-                    .process(new NexmarkFunctions.Hottest()).name("q5-hottest").uid("q5-hottest");
-            case Q7 -> bids(events).keyBy(Bid::auction)
+                    .keyBy(Rows.AuctionCount::windowEnd), reduceSecondStep);
+            case Q7 -> highest(bids(events).keyBy(Bid::auction)
                     .window(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
                     .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
-                    .keyBy(Rows.WindowBid::windowEnd)
-                    .process(new NexmarkFunctions.Highest()).name("q7-highest").uid("q7-highest");
+                    .keyBy(Rows.WindowBid::windowEnd), reduceSecondStep);
             case Q8 -> persons(events).connect(auctions(events))
                     .keyBy(Person::id, Auction::seller)
                     .process(new NexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
@@ -50,6 +54,30 @@ final class NexmarkQueries {
                     .process(new NexmarkFunctions.BidCount()).name("counts").uid("counts");
             default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
         };
+    }
+
+    /**
+     * q5's second step: the hottest auction of each window, once the window is complete. As a keyed process function
+     * with an event-time timer at the window's end, or as a tumbling window of the slide (it holds exactly the
+     * first step's results for that window end, stamped end - 1) reducing them.
+     */
+    private static DataStream<?> hottest(KeyedStream<Long, Rows.AuctionCount> byWindow, boolean reduce) {
+        if (!reduce) {
+            return byWindow.process(new NexmarkFunctions.Hottest()).name("q5-hottest").uid("q5-hottest");
+        }
+        return byWindow.window(Windows.tumbling(Duration.ofMillis(Query.Q5_SLIDE)))
+                .reduce((a, b) -> Rows.hotter(b.count(), b.auction(), a.count(), a.auction()) ? b : a)
+                .name("q5-hottest").uid("q5-hottest");
+    }
+
+    /** q7's second step: the highest bid of each window, as {@link #hottest} does it for q5. */
+    private static DataStream<?> highest(KeyedStream<Long, Rows.WindowBid> byWindow, boolean reduce) {
+        if (!reduce) {
+            return byWindow.process(new NexmarkFunctions.Highest()).name("q7-highest").uid("q7-highest");
+        }
+        return byWindow.window(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
+                .reduce((a, b) -> Rows.beats(b.bid(), a.bid()) ? b : a).name("q7-highest").uid("q7-highest")
+                .map(Rows.WindowBid::bid).name("q7-bid").uid("q7-bid");
     }
 
     static DataStream<Bid> bids(DataStream<Event> events) {

@@ -51,6 +51,13 @@ class MillraceQueriesSmokeTest {
         runAndCompare(q, events, new LocalExecutor(RocksDbStateBackends.factory(rocksDb)));
     }
 
+    /** q5 and q7 with their second step as a window reduce (`--second-step reduce`): the same results. */
+    @ParameterizedTest
+    @EnumSource(value = Query.class, names = {"Q5", "Q7"})
+    void secondStepAsAWindowReduce_sameResults(Query q) throws Exception {
+        runAndCompare(q, events(q), new LocalExecutor(), "--second-step", "reduce");
+    }
+
     private static long events(Query q) {
         return switch (q) {
             case TTL -> 250_000;
@@ -60,8 +67,10 @@ class MillraceQueriesSmokeTest {
         };
     }
 
-    private void runAndCompare(Query q, long events, LocalExecutor executor) throws Exception {
-        BenchOptions o = BenchOptions.parse("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200");
+    private void runAndCompare(Query q, long events, LocalExecutor executor, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200"));
+        args.addAll(List.of(more));
+        BenchOptions o = BenchOptions.parse(args.toArray(String[]::new));
         long eventRate = switch (q) {
             case TTL -> 100_000;
             case SESSION -> 400;

@@ -89,7 +89,7 @@ public final class BenchDriver {
                 p99 = String.format(java.util.Locale.ROOT, "%.3f", h.quantile(0.99) / 1000.0);
             }
         }
-        System.out.println(Report.result(engine.name(), q.id(), options.backend, events, median, eps, p99, Report.peakRssMb()));
+        System.out.println(Report.result(engine.name(), options.queryLabel(), options.backend, events, median, eps, p99, Report.peakRssMb()));
         System.out.flush();
     }
 

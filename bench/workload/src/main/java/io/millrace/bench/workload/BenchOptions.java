@@ -18,6 +18,9 @@ import java.util.Locale;
  * <tr><td>--latency-seconds</td><td>5</td><td>length of the latency run at half the measured rate; 0 skips it</td></tr>
  * <tr><td>--latency-rate</td><td>half the measured rate</td><td>input rate of the latency run, events/s</td></tr>
  * <tr><td>--seed</td><td>42</td><td>generator seed</td></tr>
+ * <tr><td>--second-step</td><td>process</td><td>q5 and q7 on the DataStream engines: their second step (the best of a
+ * window) as a keyed process function with a timer ({@code process}) or as a tumbling window {@code reduce} keyed
+ * by window end ({@code reduce}); results are the same, labelled {@code q5/reduce}, {@code q7/reduce}</td></tr>
  * </table>
  */
 public final class BenchOptions implements java.io.Serializable {
@@ -42,6 +45,8 @@ public final class BenchOptions implements java.io.Serializable {
     public long seed = 42;
     /** Measured runs in the JVM after the warm-up; the median one (by rate) is reported. */
     public int runs = 1;
+    /** q5's and q7's second step: "process" (a keyed process function) or "reduce" (a window reduce). */
+    public String secondStep = "process";
 
     public static BenchOptions parse(String... args) {
         BenchOptions o = new BenchOptions();
@@ -63,6 +68,7 @@ public final class BenchOptions implements java.io.Serializable {
                 case "--latency-rate" -> o.latencyRate = Double.parseDouble(v);
                 case "--seed" -> o.seed = Long.parseLong(v);
                 case "--runs" -> o.runs = Integer.parseInt(v);
+                case "--second-step" -> o.secondStep = secondStep(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[k]);
             }
         }
@@ -96,7 +102,25 @@ public final class BenchOptions implements java.io.Serializable {
         o.latencySeconds = latencySeconds;
         o.latencyRate = latencyRate;
         o.seed = seed;
+        o.secondStep = secondStep;
         return o;
+    }
+
+    /** Whether q5's and q7's second step is a window reduce (see {@code --second-step}). */
+    public boolean reduceSecondStep() {
+        return secondStep.equals("reduce");
+    }
+
+    /** The query as result lines name it: its id, with "/reduce" for q5 and q7 with a window reduce as second step. */
+    public String queryLabel() {
+        return reduceSecondStep() && (query == Query.Q5 || query == Query.Q7) ? query.id() + "/reduce" : query.id();
+    }
+
+    private static String secondStep(String v) {
+        if (!v.equals("process") && !v.equals("reduce")) {
+            throw new IllegalArgumentException("--second-step is process or reduce, not " + v);
+        }
+        return v;
     }
 
     /** Warm-up events, a multiple of the parallelism. */

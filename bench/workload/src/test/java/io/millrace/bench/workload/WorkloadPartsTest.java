@@ -97,6 +97,18 @@ class WorkloadPartsTest {
     }
 
     @Test
+    void secondStep_labelsQ5AndQ7Only_carriesIntoTheWarmup_andRefusesOtherValues() {
+        assertThat(BenchOptions.parse("--query", "q7").reduceSecondStep()).isFalse();
+        assertThat(BenchOptions.parse("--query", "q7").queryLabel()).isEqualTo("q7");
+        BenchOptions o = BenchOptions.parse("--query", "q7", "--second-step", "reduce");
+        assertThat(o.queryLabel()).isEqualTo("q7/reduce");
+        assertThat(o.forWarmup().reduceSecondStep()).isTrue();
+        assertThat(BenchOptions.parse("--query", "q5", "--second-step", "reduce").queryLabel()).isEqualTo("q5/reduce");
+        assertThat(BenchOptions.parse("--query", "q8", "--second-step", "reduce").queryLabel()).isEqualTo("q8");
+        assertThatThrownBy(() -> BenchOptions.parse("--second-step", "merge")).hasMessageContaining("--second-step is process or reduce, not merge");
+    }
+
+    @Test
     void severalMeasuredRuns_reportTheMedian_andAnEvenCountTheSlowerMiddleRun() {
         assertThat(BenchOptions.parse("--query", "q0").runs).isEqualTo(1);
         assertThat(BenchOptions.parse("--runs", "3").runs).isEqualTo(3);
