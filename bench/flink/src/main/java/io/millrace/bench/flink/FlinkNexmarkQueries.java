@@ -21,10 +21,6 @@ import org.apache.flink.util.Collector;
 final class FlinkNexmarkQueries {
     private FlinkNexmarkQueries() {}
 
-    static DataStream<?> build(Query q, DataStream<Event> events) {
-        return build(q, events, false);
-    }
-
     /** {@code reduceSecondStep}: q5's and q7's second step as a tumbling window reduce keyed by window end. */
     static DataStream<?> build(Query q, DataStream<Event> events, boolean reduceSecondStep) {
         return switch (q) {

@@ -20,10 +20,6 @@ import java.time.Duration;
 final class NexmarkQueries {
     private NexmarkQueries() {}
 
-    static DataStream<?> build(Query q, DataStream<Event> events) {
-        return build(q, events, false);
-    }
-
     /** {@code reduceSecondStep}: q5's and q7's second step as a tumbling window reduce keyed by window end. */
     static DataStream<?> build(Query q, DataStream<Event> events, boolean reduceSecondStep) {
         return switch (q) {

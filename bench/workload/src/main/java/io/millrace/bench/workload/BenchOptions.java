@@ -106,14 +106,14 @@ public final class BenchOptions implements java.io.Serializable {
         return o;
     }
 
-    /** Whether q5's and q7's second step is a window reduce (see {@code --second-step}). */
+    /** Whether the query is q5 or q7 with its second step as a window reduce (see {@code --second-step}). */
     public boolean reduceSecondStep() {
-        return secondStep.equals("reduce");
+        return secondStep.equals("reduce") && (query == Query.Q5 || query == Query.Q7);
     }
 
-    /** The query as result lines name it: its id, with "/reduce" for q5 and q7 with a window reduce as second step. */
+    /** The query as result lines name it: its id, with "/reduce" when {@link #reduceSecondStep}. */
     public String queryLabel() {
-        return reduceSecondStep() && (query == Query.Q5 || query == Query.Q7) ? query.id() + "/reduce" : query.id();
+        return reduceSecondStep() ? query.id() + "/reduce" : query.id();
     }
 
     private static String secondStep(String v) {

@@ -2,9 +2,11 @@ package io.millrace.bench.workload.handwritten;
 
 import io.millrace.bench.workload.BenchDriver;
 import io.millrace.bench.workload.BenchOptions;
+import io.millrace.bench.workload.Bid;
 import io.millrace.bench.workload.Engine;
 import io.millrace.bench.workload.Input;
 import io.millrace.bench.workload.Query;
+import io.millrace.bench.workload.Rows;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -34,20 +36,24 @@ public final class HandWrittenEngine implements Engine {
     }
 
     public static void main(String[] args) throws Exception {
-        BenchOptions o = BenchOptions.parse(args);
-        if (!QUERIES.contains(o.query)) {
-            System.err.println("handwritten: " + o.query.id() + " is not written by hand (only " + names() + ")");
-            System.exit(3);
-        }
-        if (!o.backend.equals("heap")) {
-            System.err.println("handwritten: keeps its windows in its own tables; --backend " + o.backend + " does not apply (heap only)");
+        String refused = refusal(BenchOptions.parse(args));
+        if (refused != null) {
+            System.err.println(refused);
             System.exit(3);
         }
         BenchDriver.main(new HandWrittenEngine(), args);
     }
 
-    private static String names() {
-        return QUERIES.stream().map(Query::id).reduce((a, b) -> a + ", " + b).orElse("");
+    /** Why these options cannot run by hand, or null. */
+    static String refusal(BenchOptions o) {
+        if (!QUERIES.contains(o.query)) {
+            String names = QUERIES.stream().map(Query::id).reduce((a, b) -> a + ", " + b).orElse("");
+            return "handwritten: " + o.query.id() + " is not written by hand (only " + names + ")";
+        }
+        if (!o.backend.equals("heap")) {
+            return "handwritten: keeps its windows in its own tables; --backend " + o.backend + " does not apply (heap only)";
+        }
+        return null;
     }
 
     @Override
@@ -58,8 +64,9 @@ public final class HandWrittenEngine implements Engine {
     @Override
     public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
         Query q = options.query;
-        if (!QUERIES.contains(q)) {
-            throw new IllegalArgumentException("handwritten: " + q.id() + " is not written by hand (only " + names() + ")");
+        String refused = refusal(options);
+        if (refused != null) {
+            throw new IllegalArgumentException(refused);
         }
         int p = options.parallelism;
         long range = input.count() / p;
@@ -69,7 +76,11 @@ public final class HandWrittenEngine implements Engine {
         WindowWorker[] workers = null;
         if (q == Query.Q5 || q == Query.Q7 || q == Query.SLIDING) {
             workers = new WindowWorker[p];
-            WindowMerge merge = q == Query.SLIDING ? null : new WindowMerge(p, results());
+            WindowMerge merge = switch (q) {
+                case Q5 -> new WindowMerge(p, (a, b) -> hotter((Rows.AuctionCount) b, (Rows.AuctionCount) a) ? b : a, results());
+                case Q7 -> new WindowMerge(p, (a, b) -> Rows.beats((Bid) b, (Bid) a) ? b : a, results());
+                default -> null;
+            };
             for (int w = 0; w < p; w++) {
                 workers[w] = switch (q) {
                     case Q5 -> new WindowWorker.HotItems(p, merge);
@@ -112,6 +123,10 @@ public final class HandWrittenEngine implements Engine {
                 }
             }
         }
+    }
+
+    private static boolean hotter(Rows.AuctionCount x, Rows.AuctionCount y) {
+        return Rows.hotter(x.count(), x.auction(), y.count(), y.auction());
     }
 
     private Results results() {

@@ -1,10 +1,9 @@
 package io.millrace.bench.workload.handwritten;
 
-import io.millrace.bench.workload.Bid;
-import io.millrace.bench.workload.Rows;
-import java.util.IdentityHashMap;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BinaryOperator;
 
 /**
  * The second step of q5 and q7: each window thread offers its candidate for a window (the hottest auction, the
@@ -12,27 +11,34 @@ import java.util.TreeMap;
  * the best candidate is the window's result. Under a lock: a few calls per window and per batch.
  */
 final class WindowMerge {
-    private final int workers;
+    private final BinaryOperator<Object> better;
     private final Results results;
     private final TreeMap<Long, Object> pending = new TreeMap<>();
-    private final Map<WindowWorker, Long> watermarks = new IdentityHashMap<>();
+    /** Each window thread's watermark, by the index {@link #join} gave it; MIN_VALUE until it tells one. */
+    private final long[] watermarks;
+    private int joined;
 
-    WindowMerge(int workers, Results results) {
-        this.workers = workers;
+    /** {@code better}: of two candidates for one window, the better (the window's result is the best of all). */
+    WindowMerge(int workers, BinaryOperator<Object> better, Results results) {
+        this.better = better;
         this.results = results;
+        this.watermarks = new long[workers];
+        Arrays.fill(watermarks, Long.MIN_VALUE);
+    }
+
+    /** A window thread's index for {@link #advance}. */
+    synchronized int join() {
+        return joined++;
     }
 
     synchronized void offer(long end, Object candidate) {
-        pending.merge(end, candidate, WindowMerge::better);
+        pending.merge(end, candidate, better);
     }
 
-    synchronized void advance(WindowWorker worker, long watermark) {
-        watermarks.put(worker, watermark);
-        if (watermarks.size() < workers) {
-            return;
-        }
+    synchronized void advance(int worker, long watermark) {
+        watermarks[worker] = watermark;
         long min = Long.MAX_VALUE;
-        for (long w : watermarks.values()) {
+        for (long w : watermarks) {
             min = Math.min(min, w);
         }
         boolean any = false;
@@ -44,14 +50,5 @@ final class WindowMerge {
         if (any || min == Long.MAX_VALUE) {
             results.flush();
         }
-    }
-
-    private static Object better(Object a, Object b) {
-        if (a instanceof Bid x) {
-            return Rows.beats((Bid) b, x) ? b : a;
-        }
-        Rows.AuctionCount x = (Rows.AuctionCount) a;
-        Rows.AuctionCount y = (Rows.AuctionCount) b;
-        return Rows.hotter(y.count(), y.auction(), x.count(), x.auction()) ? y : x;
     }
 }

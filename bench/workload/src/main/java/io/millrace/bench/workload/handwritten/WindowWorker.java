@@ -166,12 +166,14 @@ abstract class WindowWorker implements Runnable {
     /** Q5: bids per auction; fires the hottest auction of this thread's keys. */
     static final class HotItems extends WindowWorker {
         private final WindowMerge merge;
+        private final int mergeIndex;
         private final LongTable union = new LongTable();
         private long[] sums = new long[64];
 
         HotItems(int sources, WindowMerge merge) {
             super(Query.Q5_SIZE, Query.Q5_SLIDE, sources);
             this.merge = merge;
+            this.mergeIndex = merge.join();
         }
 
         static final class Counts extends Slice {
@@ -232,17 +234,19 @@ abstract class WindowWorker implements Runnable {
 
         @Override
         void advanced(long watermark) {
-            merge.advance(this, watermark);
+            merge.advance(mergeIndex, watermark);
         }
     }
 
     /** Q7: the highest bid per auction; fires the highest of this thread's keys. */
     static final class HighestBid extends WindowWorker {
         private final WindowMerge merge;
+        private final int mergeIndex;
 
         HighestBid(int sources, WindowMerge merge) {
             super(Query.Q7_SIZE, Query.Q7_SIZE, sources);
             this.merge = merge;
+            this.mergeIndex = merge.join();
         }
 
         static final class Highest extends Slice {
@@ -294,7 +298,7 @@ abstract class WindowWorker implements Runnable {
 
         @Override
         void advanced(long watermark) {
-            merge.advance(this, watermark);
+            merge.advance(mergeIndex, watermark);
         }
     }
 
