@@ -14,6 +14,10 @@ import io.millrace.api.plan.Specs;
 import io.millrace.api.sink.PrintSink;
 import io.millrace.api.sink.Sink;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.api.window.CountWindows;
+import io.millrace.api.window.GlobalWindow;
+import io.millrace.api.window.Window;
+import io.millrace.api.window.WindowAssigner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -71,6 +75,26 @@ public class DataStream<T> {
     /** Partitions by key: records with equal keys go to the same subtask, which holds their state. */
     public <K> KeyedStream<K, T> keyBy(KeySelector<T, K> key) {
         return new KeyedStream<>(pipeline, producers, Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * Cuts the whole stream, not keyed, into windows evaluated by one subtask, e.g. the highest reading of all
+     * machines per minute: {@code windowAll(Windows.tumbling(Duration.ofMinutes(1))).reduce(...)}. Reduce and
+     * aggregate functions over event-time tumbling or sliding windows are pre-aggregated in every producing
+     * subtask, so the one window subtask receives a few partials per slice rather than every record.
+     */
+    public <W extends Window> AllWindowedStream<T, W> windowAll(WindowAssigner<W> assigner) {
+        return new AllWindowedStream<>(keyBy(new AllWindowedStream.WholeStream<T>()).window(assigner));
+    }
+
+    /** Tumbling count windows over the whole stream: one result per {@code size} records, in one subtask. */
+    public AllWindowedStream<T, GlobalWindow> countWindowAll(long size) {
+        return countWindowAll(size, size);
+    }
+
+    /** Sliding count windows over the whole stream: every {@code slide} records, a result over the last {@code size}. */
+    public AllWindowedStream<T, GlobalWindow> countWindowAll(long size, long slide) {
+        return windowAll(CountWindows.of(size, slide));
     }
 
     /** Merges streams of the same type; no order between them is kept. */
