@@ -109,6 +109,7 @@ public final class AllWindowedStream<T, W extends Window> {
     private static final class Unkeyed<IN, OUT, W extends Window> extends ProcessWindowFunction<IN, OUT, Long, W> {
         private static final long serialVersionUID = 1L;
         private final ProcessAllWindowFunction<IN, OUT, W> function;
+        private transient View<W> view;
 
         Unkeyed(ProcessAllWindowFunction<IN, OUT, W> function) {
             this.function = function;
@@ -116,6 +117,7 @@ public final class AllWindowedStream<T, W extends Window> {
 
         @Override
         public void open(RuntimeContext context) throws Exception {
+            view = new View<>();
             function.open(context);
         }
 
@@ -126,7 +128,38 @@ public final class AllWindowedStream<T, W extends Window> {
 
         @Override
         public void process(Long key, Context<W> ctx, Iterable<IN> elements, Collector<OUT> out) throws Exception {
-            function.process(ctx, elements, out);
+            view.context = ctx;
+            function.process(view, elements, out);
+        }
+    }
+
+    /** The keyed window context as the all-window function's, reused from firing to firing. */
+    private static final class View<W extends Window> implements ProcessAllWindowFunction.Context<W> {
+        ProcessWindowFunction.Context<W> context;
+
+        @Override
+        public W window() {
+            return context.window();
+        }
+
+        @Override
+        public long currentWatermark() {
+            return context.currentWatermark();
+        }
+
+        @Override
+        public long currentProcessingTime() {
+            return context.currentProcessingTime();
+        }
+
+        @Override
+        public int firing() {
+            return context.firing();
+        }
+
+        @Override
+        public <X> void output(OutputTag<X> tag, X value) {
+            context.output(tag, value);
         }
     }
 }

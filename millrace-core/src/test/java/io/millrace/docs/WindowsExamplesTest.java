@@ -10,6 +10,7 @@ import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.PackedAccumulator;
+import io.millrace.api.functions.ProcessAllWindowFunction;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.ManualClock;
@@ -87,6 +88,38 @@ class WindowsExamplesTest {
         assertThat(out.results()).extracting(Reading::value).containsExactlyInAnyOrder(74.0, 73.0, 90.0);
         assertThat(out.timestamps()).containsExactlyInAnyOrder(MINUTE - 1, 2 * MINUTE - 1, MINUTE - 1);
     }
+
+    @Test
+    void windowAll_theHottestReadingOfAllMachinesPerMinute() {
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(2));
+        CollectSink<String> out = new CollectSink<>();
+        DataStream<Reading> temperatures = readings(pipeline,
+                new Reading("press-1", "temperature", 71, 5_000),
+                new Reading("press-2", "temperature", 90, 10_000),
+                new Reading("press-1", "temperature", 74, 50_000),
+                new Reading("press-1", "temperature", 73, 65_000),
+                new Reading("press-3", "temperature", 72, 70_000));
+        // tag::window-all[]
+        temperatures
+                .windowAll(Windows.tumbling(Duration.ofMinutes(1)))   // no keyBy: one window for all machines
+                .reduce((a, b) -> a.value() >= b.value() ? a : b, new Hottest())
+                .sinkTo(out);
+        // end::window-all[]
+        assertThat(PhysicalPlan.of(pipeline.plan()).describe()).contains("(local)").contains("x1: window");
+        pipeline.execute("hottest per minute");
+        assertThat(out.results()).containsExactlyInAnyOrder("minute 0: press-2 at 90.0", "minute 1: press-1 at 73.0");
+    }
+
+    // tag::window-all-function[]
+    /** Labels the hottest reading of a minute with the minute; no key, since the window holds every machine. */
+    static final class Hottest extends ProcessAllWindowFunction<Reading, String, TimeWindow> {
+        @Override
+        public void process(Context<TimeWindow> ctx, Iterable<Reading> hottest, Collector<String> out) {
+            Reading r = hottest.iterator().next();
+            out.collect("minute " + ctx.window().start() / MINUTE + ": " + r.machine() + " at " + r.value());
+        }
+    }
+    // end::window-all-function[]
 
     // tag::average[]
     /** Average of the readings' values; the accumulator is {sum, count}. */

@@ -10,7 +10,6 @@ import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessAllWindowFunction;
-import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.WatermarkStrategy;
@@ -198,7 +197,7 @@ class WindowAllTest {
     /** "start count n" per window. */
     static final class Labelled extends ProcessAllWindowFunction<Long, String, TimeWindow> {
         @Override
-        public void process(ProcessWindowFunction.Context<TimeWindow> ctx, Iterable<Long> counts, Collector<String> out) {
+        public void process(Context<TimeWindow> ctx, Iterable<Long> counts, Collector<String> out) {
             out.collect(ctx.window().start() + " count " + counts.iterator().next());
         }
     }
@@ -213,7 +212,7 @@ class WindowAllTest {
         }
 
         @Override
-        public void process(ProcessWindowFunction.Context<TimeWindow> ctx, Iterable<Reading> elements, Collector<String> out) {
+        public void process(Context<TimeWindow> ctx, Iterable<Reading> elements, Collector<String> out) {
             List<String> machines = new ArrayList<>();
             for (Reading r : elements) {
                 if (!machines.contains(r.machine())) {

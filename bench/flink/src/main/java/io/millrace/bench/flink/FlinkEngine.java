@@ -53,7 +53,7 @@ public final class FlinkEngine implements Engine {
         StreamExecutionEnvironment env = localEnvironment(options, checkpointDir);
         Query q = options.query;
         if (q.isNexmark()) {
-            FlinkNexmarkQueries.build(q, nexmarkEvents(env, input, rate), options.reduceSecondStep()).sinkTo((Sink) results).name("results");
+            FlinkNexmarkQueries.build(q, nexmarkEvents(env, input, rate), options.bestOfWindow()).sinkTo((Sink) results).name("results");
         } else {
             FlinkTelemetryQueries.build(q, readings(env, q, input, rate)).sinkTo((Sink) results).name("results");
         }

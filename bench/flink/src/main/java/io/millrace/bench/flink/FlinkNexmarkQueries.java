@@ -21,8 +21,12 @@ import org.apache.flink.util.Collector;
 final class FlinkNexmarkQueries {
     private FlinkNexmarkQueries() {}
 
-    /** {@code reduceSecondStep}: q5's and q7's second step as a tumbling window reduce keyed by window end. */
-    static DataStream<?> build(Query q, DataStream<Event> events, boolean reduceSecondStep) {
+    /**
+     * {@code best}: how q5 and q7 take the best of each window ({@code BenchOptions.bestOfWindow}): "all" (q7: one
+     * window over all bids, which Flink evaluates in one subtask without pre-aggregation), "process" or "reduce"
+     * (after a window per auction, a keyed process function or a window reduce keyed by window end).
+     */
+    static DataStream<?> build(Query q, DataStream<Event> events, String best) {
         return switch (q) {
             case Q0 -> bids(events);
             case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()))
@@ -41,11 +45,14 @@ final class FlinkNexmarkQueries {
             case Q5 -> hottest(bids(events).keyBy(Bid::auction, Types.LONG)
                     .window(SlidingEventTimeWindows.of(Duration.ofMillis(Query.Q5_SIZE), Duration.ofMillis(Query.Q5_SLIDE)))
                     .aggregate(new CountBids(), new AuctionCountOf()).name("q5-count").uid("q5-count")
-                    .keyBy(Rows.AuctionCount::windowEnd, Types.LONG), reduceSecondStep);
-            case Q7 -> highest(bids(events).keyBy(Bid::auction, Types.LONG)
-                    .window(TumblingEventTimeWindows.of(Duration.ofMillis(Query.Q7_SIZE)))
-                    .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
-                    .keyBy(Rows.WindowBid::windowEnd, Types.LONG), reduceSecondStep);
+                    .keyBy(Rows.AuctionCount::windowEnd, Types.LONG), best.equals("reduce"));
+            case Q7 -> best.equals("all")
+                    ? bids(events).windowAll(TumblingEventTimeWindows.of(Duration.ofMillis(Query.Q7_SIZE)))
+                            .reduce((a, b) -> Rows.beats(b, a) ? b : a).name("q7-highest").uid("q7-highest")
+                    : highest(bids(events).keyBy(Bid::auction, Types.LONG)
+                            .window(TumblingEventTimeWindows.of(Duration.ofMillis(Query.Q7_SIZE)))
+                            .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
+                            .keyBy(Rows.WindowBid::windowEnd, Types.LONG), best.equals("reduce"));
             case Q8 -> persons(events).connect(auctions(events))
                     .keyBy(Person::id, Auction::seller, Types.LONG)
                     .process(new FlinkNexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");

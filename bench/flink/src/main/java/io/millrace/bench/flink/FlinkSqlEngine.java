@@ -26,7 +26,7 @@ import org.apache.flink.types.Row;
  */
 public final class FlinkSqlEngine implements Engine {
     public static void main(String[] args) throws Exception {
-        if (BenchOptions.parse(args).reduceSecondStep()) {
+        if (BenchOptions.parse(args).secondStep != null) {
             System.err.println("flink-sql: --second-step applies to the DataStream engines; the SQL planner chooses its own plan");
             System.exit(3);
         }

@@ -51,7 +51,7 @@ public final class MillraceEngine implements Engine {
         if (q.isNexmark()) {
             NexmarkQueries.build(q, source(pipeline, input, ratePerSecond,
                     WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark"),
-                    options.reduceSecondStep())
+                    options.bestOfWindow())
                     .sinkTo((Sink) results).name("results");
         } else {
             WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))

@@ -20,8 +20,12 @@ import java.time.Duration;
 final class NexmarkQueries {
     private NexmarkQueries() {}
 
-    /** {@code reduceSecondStep}: q5's and q7's second step as a tumbling window reduce keyed by window end. */
-    static DataStream<?> build(Query q, DataStream<Event> events, boolean reduceSecondStep) {
+    /**
+     * {@code best}: how q5 and q7 take the best of each window ({@code BenchOptions.bestOfWindow}): "all" (q7: one
+     * window over all bids), "process" or "reduce" (after a window per auction, a keyed process function or a window
+     * reduce keyed by window end).
+     */
+    static DataStream<?> build(Query q, DataStream<Event> events, String best) {
         return switch (q) {
             case Q0 -> bids(events);
             case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()));
@@ -38,11 +42,14 @@ final class NexmarkQueries {
             case Q5 -> hottest(bids(events).keyBy(Bid::auction)
                     .window(Windows.sliding(Duration.ofMillis(Query.Q5_SIZE), Duration.ofMillis(Query.Q5_SLIDE)))
                     .aggregate(new CountBids(), new AuctionCountOf()).name("q5-count").uid("q5-count")
-                    .keyBy(Rows.AuctionCount::windowEnd), reduceSecondStep);
-            case Q7 -> highest(bids(events).keyBy(Bid::auction)
-                    .window(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
-                    .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
-                    .keyBy(Rows.WindowBid::windowEnd), reduceSecondStep);
+                    .keyBy(Rows.AuctionCount::windowEnd), best.equals("reduce"));
+            case Q7 -> best.equals("all")
+                    ? bids(events).windowAll(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
+                            .reduce((a, b) -> Rows.beats(b, a) ? b : a).name("q7-highest").uid("q7-highest")
+                    : highest(bids(events).keyBy(Bid::auction)
+                            .window(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
+                            .reduce((a, b) -> Rows.beats(b, a) ? b : a, new WindowBidOf()).name("q7-max").uid("q7-max")
+                            .keyBy(Rows.WindowBid::windowEnd), best.equals("reduce"));
             case Q8 -> persons(events).connect(auctions(events))
                     .keyBy(Person::id, Auction::seller)
                     .process(new NexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
@@ -66,7 +73,7 @@ final class NexmarkQueries {
                 .name("q5-hottest").uid("q5-hottest");
     }
 
-    /** q7's second step: the highest bid of each window, as {@link #hottest} does it for q5. */
+    /** q7's second step when it has one: the highest bid of each window, as {@link #hottest} does it for q5. */
     private static DataStream<?> highest(KeyedStream<Long, Rows.WindowBid> byWindow, boolean reduce) {
         if (!reduce) {
             return byWindow.process(new NexmarkFunctions.Highest()).name("q7-highest").uid("q7-highest");

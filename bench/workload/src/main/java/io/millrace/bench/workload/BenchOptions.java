@@ -45,8 +45,12 @@ public final class BenchOptions implements java.io.Serializable {
     public long seed = 42;
     /** Measured runs in the JVM after the warm-up; the median one (by rate) is reported. */
     public int runs = 1;
-    /** q5's and q7's second step: "process" (a keyed process function) or "reduce" (a window reduce). */
-    public String secondStep = "process";
+    /**
+     * {@code --second-step}: how q5 and q7 take the best of each window from a first, keyed window: "process" (a
+     * keyed process function with a timer) or "reduce" (a tumbling window reduce keyed by window end); null for
+     * each query's default (see {@link #bestOfWindow}).
+     */
+    public String secondStep;
 
     public static BenchOptions parse(String... args) {
         BenchOptions o = new BenchOptions();
@@ -106,14 +110,23 @@ public final class BenchOptions implements java.io.Serializable {
         return o;
     }
 
-    /** Whether the query is q5 or q7 with its second step as a window reduce (see {@code --second-step}). */
-    public boolean reduceSecondStep() {
-        return secondStep.equals("reduce") && (query == Query.Q5 || query == Query.Q7);
+    /**
+     * How q5 or q7 finds the best of each window; null for the other queries. "all": q7 as one window over all bids
+     * ({@code windowAll}, its default); "process" or "reduce": a keyed window per auction first, then the second step
+     * of {@link #secondStep} (q5's default is "process": its counts per auction need the keyed window).
+     */
+    public String bestOfWindow() {
+        if (query != Query.Q5 && query != Query.Q7) {
+            return null;
+        }
+        return secondStep != null ? secondStep : query == Query.Q7 ? "all" : "process";
     }
 
-    /** The query as result lines name it: its id, with "/reduce" when {@link #reduceSecondStep}. */
+    /** The query as result lines name it: its id, with "/process" or "/reduce" when not the query's default plan. */
     public String queryLabel() {
-        return reduceSecondStep() ? query.id() + "/reduce" : query.id();
+        String best = bestOfWindow();
+        boolean byDefault = best == null || best.equals(query == Query.Q7 ? "all" : "process");
+        return byDefault ? query.id() : query.id() + "/" + best;
     }
 
     private static String secondStep(String v) {

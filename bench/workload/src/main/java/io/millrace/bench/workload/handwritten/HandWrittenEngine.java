@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * and parallelism, a reference-passing hash exchange (batches of references through single-producer rings) and
  * sliced windows (per slice, primitive tables from key to accumulator), and nothing else: no checkpoints, no
  * operators, no user-function calls, no serialization. The same plan as the engines' queries, the second step of
- * q5 and q7 (the best of the window) taken from one candidate per window thread instead of one record per key.
+ * q5 (the hottest auction of the window) taken from one candidate per window thread instead of one record per key;
+ * q7 (one window over all bids, pre-aggregated where the bids are made) as each source thread's highest bid per
+ * window merged once every source is past the window's end: no exchange at all.
  * Results are counted and timed by the same {@link io.millrace.bench.workload.SinkTally} as the engines' sinks.
  */
 public final class HandWrittenEngine implements Engine {
@@ -74,19 +76,15 @@ public final class HandWrittenEngine implements Engine {
         double perSource = ratePerSecond / p;
         List<Thread> threads = new ArrayList<>();
         WindowWorker[] workers = null;
-        if (q == Query.Q5 || q == Query.Q7 || q == Query.SLIDING) {
+        WindowMerge merge = switch (q) {
+            case Q5 -> new WindowMerge(p, (a, b) -> hotter((Rows.AuctionCount) b, (Rows.AuctionCount) a) ? b : a, results());
+            case Q7 -> new WindowMerge(p, (a, b) -> Rows.beats((Bid) b, (Bid) a) ? b : a, results());
+            default -> null;
+        };
+        if (q == Query.Q5 || q == Query.SLIDING) {
             workers = new WindowWorker[p];
-            WindowMerge merge = switch (q) {
-                case Q5 -> new WindowMerge(p, (a, b) -> hotter((Rows.AuctionCount) b, (Rows.AuctionCount) a) ? b : a, results());
-                case Q7 -> new WindowMerge(p, (a, b) -> Rows.beats((Bid) b, (Bid) a) ? b : a, results());
-                default -> null;
-            };
             for (int w = 0; w < p; w++) {
-                workers[w] = switch (q) {
-                    case Q5 -> new WindowWorker.HotItems(p, merge);
-                    case Q7 -> new WindowWorker.HighestBid(p, merge);
-                    default -> new WindowWorker.SlidingAverage(p, results());
-                };
+                workers[w] = q == Query.Q5 ? new WindowWorker.HotItems(p, merge) : new WindowWorker.SlidingAverage(p, results());
                 threads.add(new Thread(workers[w], "handwritten-" + q.id() + "-window-" + w));
             }
         }
@@ -99,7 +97,7 @@ public final class HandWrittenEngine implements Engine {
                 }
             }
             SourceWorker source = new SourceWorker(q, input, k * range, (k + 1) * range, perSource, origin, outputs,
-                    workers == null ? results() : null);
+                    workers == null && q != Query.Q7 ? results() : null, q == Query.Q7 ? merge : null);
             threads.add(new Thread(source, "handwritten-" + q.id() + "-source-" + k));
         }
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();

@@ -9,9 +9,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One source thread: generates its share of the input with the engines' generator, at a paced rate or as fast as
- * it can. For q0-q2 it is the whole pipeline (filter, map, results); for the windowed queries it sends each
- * record's reference to the window thread its key hashes to, batched per channel with its watermark (the newest
- * event time less the query's out-of-orderness bound, less 1 ms).
+ * it can. For q0-q2 it is the whole pipeline (filter, map, results); for q7 it keeps the highest bid of each open
+ * window and hands it to the {@link WindowMerge} when its watermark passes the window's end; for q5 and sliding it
+ * sends each record's reference to the window thread its key hashes to, batched per channel with its watermark.
+ * The watermark is the newest event time less the query's out-of-orderness bound, less 1 ms.
  */
 final class SourceWorker implements Runnable {
     /** A paced source sends what it has buffered when it has caught up and this long has passed since it last did. */
@@ -29,8 +30,18 @@ final class SourceWorker implements Runnable {
     private final Results results;
     private final long delay;
     private long maxTime = Long.MIN_VALUE;
+    /** q7: where the window candidates go, and this source's index there; else null. */
+    private final WindowMerge merge;
+    private final int mergeIndex;
+    /** q7: the open windows' ends and highest bids (a bid is at most the out-of-orderness bound late, so few). */
+    private long[] ends = new long[4];
+    private Bid[] best = new Bid[4];
+    private int open;
+    /** q7: the least end of the open windows, MAX_VALUE when none. */
+    private long nextEnd = Long.MAX_VALUE;
 
-    SourceWorker(Query query, Input input, long from, long to, double rate, long originNanos, Channel[] outputs, Results results) {
+    SourceWorker(Query query, Input input, long from, long to, double rate, long originNanos, Channel[] outputs, Results results,
+            WindowMerge merge) {
         this.query = query;
         this.input = input;
         this.from = from;
@@ -40,6 +51,8 @@ final class SourceWorker implements Runnable {
         this.outputs = outputs;
         this.results = results;
         this.delay = query.watermarkDelayMs();
+        this.merge = merge;
+        this.mergeIndex = merge == null ? -1 : merge.join();
     }
 
     @Override
@@ -89,14 +102,63 @@ final class SourceWorker implements Runnable {
                     results.accept(new Rows.AuctionPrice(b.auction(), b.price()), b.dateTime());
                 }
             }
-            case Q5, Q7 -> {
+            case Q5 -> {
                 if (record instanceof Bid b) {
                     send(b.auction(), b);
+                }
+            }
+            case Q7 -> {
+                if (record instanceof Bid b) {
+                    highest(b);
+                }
+                if (watermark() >= nextEnd - 1) {
+                    closeWindows(watermark());
                 }
             }
             case SLIDING -> send(((Reading) record).key(), record);
             default -> throw new IllegalStateException(query.id());
         }
+    }
+
+    /** q7: keeps {@code b} if it is the highest bid of its window so far. */
+    private void highest(Bid b) {
+        long end = b.dateTime() - Math.floorMod(b.dateTime(), Query.Q7_SIZE) + Query.Q7_SIZE;
+        int i = 0;
+        while (i < open && ends[i] != end) {
+            i++;
+        }
+        if (i == open) {
+            if (open == ends.length) {
+                ends = java.util.Arrays.copyOf(ends, open * 2);
+                best = java.util.Arrays.copyOf(best, open * 2);
+            }
+            ends[i] = end;
+            best[i] = b;
+            open++;
+            nextEnd = Math.min(nextEnd, end);
+        } else if (Rows.beats(b, best[i])) {
+            best[i] = b;
+        }
+    }
+
+    /** q7: offers the candidates of the windows that end at or before {@code watermark + 1}, then tells the merge. */
+    private void closeWindows(long watermark) {
+        long next = Long.MAX_VALUE;
+        int i = 0;
+        while (i < open) {
+            if (ends[i] - 1 <= watermark) {
+                merge.offer(ends[i], best[i]);
+                open--;
+                ends[i] = ends[open];
+                best[i] = best[open];
+                best[open] = null;
+            } else {
+                next = Math.min(next, ends[i]);
+                i++;
+            }
+        }
+        nextEnd = next;
+        merge.advance(mergeIndex, watermark);
     }
 
     private void send(long key, Object record) {
@@ -108,6 +170,12 @@ final class SourceWorker implements Runnable {
     }
 
     private void flush(boolean last) {
+        if (merge != null) {
+            if (last) {
+                closeWindows(Long.MAX_VALUE);
+            }
+            return;
+        }
         if (outputs == null) {
             results.flush();
             return;

@@ -6,9 +6,9 @@ import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 
 /**
- * The second step of q5 and q7: each window thread offers its candidate for a window (the hottest auction, the
- * highest bid among its keys) and tells how far its watermark has come; once every thread is past a window's end,
- * the best candidate is the window's result. Under a lock: a few calls per window and per batch.
+ * The last step of q5 and q7: each thread offers its candidate for a window (q5: each window thread's hottest
+ * auction; q7: each source thread's highest bid) and tells how far its watermark has come; once every thread is past
+ * a window's end, the best candidate is the window's result. Under a lock: a few calls per window and per batch.
  */
 final class WindowMerge {
     private final BinaryOperator<Object> better;

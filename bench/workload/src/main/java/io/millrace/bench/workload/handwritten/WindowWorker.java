@@ -10,8 +10,8 @@ import java.util.Arrays;
 /**
  * One window thread: reads the batches of every source through its channels, keeps per slice of {@code slide} ms a
  * table from key to accumulator, and when the least of its channels' watermarks passes a window's end fires it:
- * sliding averages go to this thread's results, q5's and q7's candidates (the hottest auction, the highest bid of
- * the keys this thread holds) to the {@link WindowMerge}.
+ * sliding averages go to this thread's results, q5's candidates (the hottest auction of the keys this thread holds)
+ * to the {@link WindowMerge}.
  */
 abstract class WindowWorker implements Runnable {
     final long size;
@@ -229,70 +229,6 @@ abstract class WindowWorker implements Runnable {
             }
             if (bestAuction >= 0) {
                 merge.offer(end, new Rows.AuctionCount(bestAuction, bestCount, end));
-            }
-        }
-
-        @Override
-        void advanced(long watermark) {
-            merge.advance(mergeIndex, watermark);
-        }
-    }
-
-    /** Q7: the highest bid per auction; fires the highest of this thread's keys. */
-    static final class HighestBid extends WindowWorker {
-        private final WindowMerge merge;
-        private final int mergeIndex;
-
-        HighestBid(int sources, WindowMerge merge) {
-            super(Query.Q7_SIZE, Query.Q7_SIZE, sources);
-            this.merge = merge;
-            this.mergeIndex = merge.join();
-        }
-
-        static final class Highest extends Slice {
-            Bid[] bids = new Bid[64];
-
-            Highest(long start) {
-                super(start);
-            }
-        }
-
-        @Override
-        Slice newSlice(long start) {
-            return new Highest(start);
-        }
-
-        @Override
-        long time(Object record) {
-            return ((Bid) record).dateTime();
-        }
-
-        @Override
-        void add(Slice slice, Object record) {
-            Highest s = (Highest) slice;
-            Bid b = (Bid) record;
-            int p = s.keys.findOrAdd(b.auction());
-            if (p == s.bids.length) {
-                s.bids = Arrays.copyOf(s.bids, p * 2);
-            }
-            Bid best = s.bids[p];
-            if (best == null || Rows.beats(b, best)) {
-                s.bids[p] = b;
-            }
-        }
-
-        @Override
-        void fire(long end, int from, int to) {
-            Highest s = (Highest) slices.get(from); // tumbling: one slice per window
-            Bid best = null;
-            for (int p = 0, n = s.keys.size(); p < n; p++) {
-                Bid b = s.bids[p];
-                if (best == null || Rows.beats(b, best)) {
-                    best = b;
-                }
-            }
-            if (best != null) {
-                merge.offer(end, best);
             }
         }
 
