@@ -94,12 +94,12 @@ class WindowAllTest {
     @Test
     void slidingAggregate_withAProcessAllWindowFunction_sameWithAndWithoutLocalAggregation() {
         List<Reading> readings = readings(11, 10_000);
-        Map<Long, String> want = expected(readings, 300, 100, l -> "count " + l.size());
+        Map<Long, String> want = expected(readings, 300, 100, l -> l.size() + " readings, sum " + l.stream().mapToLong(Reading::value).sum());
         for (boolean local : new boolean[] {true, false}) {
             Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(2).localWindowAggregation(local));
             CollectSink<String> out = new CollectSink<>();
             stream(pipeline, readings).windowAll(Windows.sliding(Duration.ofMillis(300), Duration.ofMillis(100)))
-                    .aggregate(new Count(), new Labelled()).name("counts").sinkTo(out);
+                    .aggregate(new CountAndSum(), new Labelled()).name("counts").sinkTo(out);
             assertThat(PhysicalPlan.of(pipeline.plan()).describe()).as("local aggregation %s", local)
                     .matches(p -> p.contains("(local)") == local).contains("x1: counts");
             pipeline.execute("counts per sliding window, local aggregation " + local);
@@ -170,35 +170,38 @@ class WindowAllTest {
                 .hasMessageContaining("windowAll").hasMessageContaining("cannot be 4").hasMessageContaining("keyBy");
     }
 
-    static final class Count implements AggregateFunction<Reading, long[], Long> {
+    /** The number of readings and the sum of their values, as "n readings, sum s". */
+    static final class CountAndSum implements AggregateFunction<Reading, long[], String> {
         @Override
         public long[] createAccumulator() {
-            return new long[1];
+            return new long[2];
         }
 
         @Override
         public long[] add(Reading value, long[] acc) {
             acc[0]++;
+            acc[1] += value.value();
             return acc;
         }
 
         @Override
-        public Long getResult(long[] acc) {
-            return acc[0];
+        public String getResult(long[] acc) {
+            return acc[0] + " readings, sum " + acc[1];
         }
 
         @Override
         public long[] merge(long[] a, long[] b) {
             a[0] += b[0];
+            a[1] += b[1];
             return a;
         }
     }
 
-    /** "start count n" per window. */
-    static final class Labelled extends ProcessAllWindowFunction<Long, String, TimeWindow> {
+    /** "start n readings, sum s" per window. */
+    static final class Labelled extends ProcessAllWindowFunction<String, String, TimeWindow> {
         @Override
-        public void process(Context<TimeWindow> ctx, Iterable<Long> counts, Collector<String> out) {
-            out.collect(ctx.window().start() + " count " + counts.iterator().next());
+        public void process(Context<TimeWindow> ctx, Iterable<String> totals, Collector<String> out) {
+            out.collect(ctx.window().start() + " " + totals.iterator().next());
         }
     }
 
