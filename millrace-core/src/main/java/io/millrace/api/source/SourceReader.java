@@ -18,6 +18,15 @@ public interface SourceReader<T, S extends SourceSplit> extends AutoCloseable {
 
     InputStatus pollNext(ReaderOutput<T> output) throws Exception;
 
+    /**
+     * After {@link #pollNext} returned {@code NOTHING_AVAILABLE}: in how many nanoseconds the reader expects records
+     * again, if it knows (a paced reader does); the subtask then waits at most that long instead of its usual pause
+     * (1 ms). -1, the default: it cannot tell.
+     */
+    default long nanosUntilAvailable() {
+        return -1;
+    }
+
     /** The splits with the positions reached after the last emitted record. */
     List<S> snapshotState();
 

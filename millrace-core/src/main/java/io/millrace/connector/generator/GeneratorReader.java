@@ -51,6 +51,11 @@ final class GeneratorReader<T> implements SourceReader<T, IndexRange> {
     }
 
     @Override
+    public long nanosUntilAvailable() {
+        return limit == null || cursors.isEmpty() ? -1 : limit.nanosUntilChunk();
+    }
+
+    @Override
     public InputStatus pollNext(ReaderOutput<T> output) {
         if (cursors.isEmpty()) {
             return noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.NOTHING_AVAILABLE;

@@ -89,6 +89,11 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         }
     }
 
+    /** After a poll found nothing: the reader's estimate of nanoseconds until records come, or -1. */
+    public long nanosUntilAvailable() {
+        return reader.nanosUntilAvailable();
+    }
+
     /** Reads what is available now; returns the reader's status. */
     public InputStatus poll() throws Exception {
         InputStatus status = reader.pollNext(this);

@@ -86,7 +86,8 @@ public final class SourceTask extends Task {
                 }
                 if (status == InputStatus.NOTHING_AVAILABLE) {
                     beforeWaiting();
-                    idleWait(NOTHING_AVAILABLE_PARK_NANOS);
+                    long expected = source.nanosUntilAvailable();
+                    idleWait(expected >= 0 ? Math.min(expected, NOTHING_AVAILABLE_PARK_NANOS) : NOTHING_AVAILABLE_PARK_NANOS);
                 } else {
                     flushIfDue();
                 }

@@ -2,6 +2,7 @@ package io.millrace.connector.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.millrace.api.source.Boundedness;
 import io.millrace.api.source.InputStatus;
@@ -175,6 +176,55 @@ class GeneratorSourceTest {
         assertThat(reader.pollNext(out)).isEqualTo(InputStatus.MORE_AVAILABLE);
 
         assertThat(out.values).hasSize(GeneratorSource.BATCH);
+    }
+
+    @Test
+    void aCaughtUpFastReader_waitsUntilAChunkIsDue_andSaysHowLongThatIs() throws Exception {
+        // one reader at 1 M records/s: a chunk is 100 µs of its rate, 100 records
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(1_000_000).ratePerSecond(1_000_000).build();
+        NanoClock clock = new NanoClock();
+        SourceReader<Long, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+        assertThat(reader.nanosUntilAvailable()).as("without splits it cannot tell").isEqualTo(-1);
+        reader.addSplits(source.createSplits(1));
+        RecordingOutput<Long> out = new RecordingOutput<>();
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.NOTHING_AVAILABLE); // the pacing starts now
+        assertThat(reader.nanosUntilAvailable()).isCloseTo(100_000L, within(1L));
+
+        clock.nanos += 90_000; // 90 records due: less than a chunk
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+        assertThat(out.values).isEmpty();
+        assertThat(reader.nanosUntilAvailable()).isCloseTo(10_000L, within(1L));
+
+        clock.nanos += 10_500;
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.MORE_AVAILABLE);
+        assertThat(out.values).hasSize(100).startsWith(0L, 1L).endsWith(99L);
+    }
+
+    /** A clock with nanosecond steps (ManualClock moves by milliseconds). */
+    private static final class NanoClock implements io.millrace.api.time.Clock {
+        long nanos = 5_000_000_000L;
+
+        @Override
+        public long millis() {
+            return nanos / 1_000_000;
+        }
+
+        @Override
+        public long nanoTime() {
+            return nanos;
+        }
+    }
+
+    @Test
+    void aSlowReader_emitsEachRecordAsSoonAsItIsDue() throws Exception {
+        GeneratorSource<Long> source = GeneratorSource.builder(i -> i).count(10).ratePerSecond(1_000).build();
+        SourceReader<Long, IndexRange> reader = source.createReader(TestReaderContext.single(clock));
+        reader.addSplits(source.createSplits(1));
+        RecordingOutput<Long> out = new RecordingOutput<>();
+        reader.pollNext(out);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(reader.pollNext(out)).isEqualTo(InputStatus.MORE_AVAILABLE);
+        assertThat(out.values).containsExactly(0L);
     }
 
     @Test
