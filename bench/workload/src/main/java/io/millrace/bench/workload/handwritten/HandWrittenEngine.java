@@ -88,6 +88,7 @@ public final class HandWrittenEngine implements Engine {
                 threads.add(new Thread(workers[w], "handwritten-" + q.id() + "-window-" + w));
             }
         }
+        List<SourceWorker> sources = new ArrayList<>();
         for (int k = 0; k < p; k++) {
             Channel[] outputs = null;
             if (workers != null) {
@@ -98,6 +99,7 @@ public final class HandWrittenEngine implements Engine {
             }
             SourceWorker source = new SourceWorker(q, input, k * range, (k + 1) * range, perSource, origin, outputs,
                     workers == null && q != Query.Q7 ? results() : null, q == Query.Q7 ? merge : null);
+            sources.add(source);
             threads.add(new Thread(source, "handwritten-" + q.id() + "-source-" + k));
         }
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
@@ -114,12 +116,14 @@ public final class HandWrittenEngine implements Engine {
         if (failure.get() != null) {
             throw new IllegalStateException("handwritten " + q.id() + " failed: " + failure.get(), failure.get());
         }
+        long late = sources.stream().mapToLong(s -> s.late).sum();
         if (workers != null) {
             for (WindowWorker w : workers) {
-                if (w.late > 0) {
-                    throw new IllegalStateException("handwritten: " + w.late + " records came after their windows fired");
-                }
+                late += w.late;
             }
+        }
+        if (late > 0) {
+            throw new IllegalStateException("handwritten: " + late + " records came after their windows fired");
         }
     }
 

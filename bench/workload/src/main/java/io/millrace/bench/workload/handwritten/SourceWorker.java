@@ -5,6 +5,7 @@ import io.millrace.bench.workload.Input;
 import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Reading;
 import io.millrace.bench.workload.Rows;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -39,6 +40,8 @@ final class SourceWorker implements Runnable {
     private int open;
     /** q7: the least end of the open windows, MAX_VALUE when none. */
     private long nextEnd = Long.MAX_VALUE;
+    /** q7: bids that came after their window was handed to the merge (none with the generator's bound). */
+    long late;
 
     SourceWorker(Query query, Input input, long from, long to, double rate, long originNanos, Channel[] outputs, Results results,
             WindowMerge merge) {
@@ -109,7 +112,11 @@ final class SourceWorker implements Runnable {
             }
             case Q7 -> {
                 if (record instanceof Bid b) {
-                    highest(b);
+                    if (windowEnd(b) - 1 <= watermark()) {
+                        late++; // its window was handed over already
+                    } else {
+                        highest(b);
+                    }
                 }
                 if (watermark() >= nextEnd - 1) {
                     closeWindows(watermark());
@@ -120,17 +127,21 @@ final class SourceWorker implements Runnable {
         }
     }
 
+    private static long windowEnd(Bid b) {
+        return b.dateTime() - Math.floorMod(b.dateTime(), Query.Q7_SIZE) + Query.Q7_SIZE;
+    }
+
     /** q7: keeps {@code b} if it is the highest bid of its window so far. */
     private void highest(Bid b) {
-        long end = b.dateTime() - Math.floorMod(b.dateTime(), Query.Q7_SIZE) + Query.Q7_SIZE;
+        long end = windowEnd(b);
         int i = 0;
         while (i < open && ends[i] != end) {
             i++;
         }
         if (i == open) {
             if (open == ends.length) {
-                ends = java.util.Arrays.copyOf(ends, open * 2);
-                best = java.util.Arrays.copyOf(best, open * 2);
+                ends = Arrays.copyOf(ends, open * 2);
+                best = Arrays.copyOf(best, open * 2);
             }
             ends[i] = end;
             best[i] = b;
