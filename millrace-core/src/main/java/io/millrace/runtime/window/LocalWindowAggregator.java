@@ -24,10 +24,12 @@ import java.util.Arrays;
  *       {@code W + 1} (a window containing the slice may fire at {@code W}); the final watermark emits all;
  *   <li>before a checkpoint barrier and before the subtask turns idle: all of them. The operator therefore has
  *       no state;
- *   <li>whenever the subtask runs out of input and waits ({@link #beforeWaiting}): all of them. A subtask with
- *       time to spare gains nothing by holding partials, and a window's last partials would reach the window
- *       operator in one burst with its watermark, which the window's results would wait for; a busy subtask
- *       never waits, and combines as much as the other bounds let it;
+ *   <li>whenever the subtask runs out of input and waits ({@link #beforeWaiting}), once the oldest partial has been
+ *       held for {@link #HOLD_ON_WAIT_NANOS}: all of them. A subtask with time to spare gains little by holding
+ *       partials long, and a window's last partials would reach the window operator in one burst with its
+ *       watermark, which the window's results would wait for; but a paced source waits every 100 µs or so, and
+ *       sending at each of those waits would leave next to nothing combined. A busy subtask never waits, and
+ *       combines as much as the other bounds let it;
  *   <li>when more than {@code maxKeys} (key, slice) partials are held: all of them.
  * </ul>
  * A partial's timestamp is that of the first record of its slice seen since the slice's last emission. Per
@@ -53,6 +55,10 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     private int open;
     /** Partials held over all open slices. */
     private int held;
+    /** When the oldest partial held was started ({@link io.millrace.api.time.Clock#nanoTime}). */
+    private long heldSince;
+    /** How long partials are held at least before a wait for input sends them. */
+    static final long HOLD_ON_WAIT_NANOS = 2_000_000;
     /** The smallest {@link #due} of the open slices; {@code Long.MAX_VALUE} when none is open. */
     private long nextDue = Long.MAX_VALUE;
     /** Index of the previous record's slice, or -1: records mostly share a slice. */
@@ -105,7 +111,9 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
                     counts[i] = c = Arrays.copyOf(c, p * 2);
                 }
                 c[p] = 1;
-                held++;
+                if (held++ == 0) {
+                    heldSince = context.clock().nanoTime();
+                }
             } else {
                 Object acc = table.value(p);
                 Object updated = contents.add(acc, value);
@@ -175,7 +183,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
 
     @Override
     public void beforeWaiting() {
-        if (held > 0) {
+        if (held > 0 && context.clock().nanoTime() - heldSince >= HOLD_ON_WAIT_NANOS) {
             emitAll();
         }
     }

@@ -97,13 +97,17 @@ class LocalWindowAggregatorTest {
     }
 
     @Test
-    void aSubtaskAboutToWaitForInput_emitsEverythingHeld() throws Exception {
+    void aSubtaskAboutToWaitForInput_emitsEverythingHeld_onceTheOldestPartialIsTwoMillisecondsOld() throws Exception {
         try (var h = harness(Windows.sliding(Duration.ofMillis(20), Duration.ofMillis(10)), TRAIL, null, 100)) {
             h.operator().beforeWaiting();
             assertThat(h.output()).as("nothing held, nothing sent").isEmpty();
             h.processElement(new Ev("a", 1), 3);
             h.processElement(new Ev("a", 2), 4);
+            h.clock().advance(Duration.ofMillis(1));
             h.processElement(new Ev("b", 3), 12);
+            h.operator().beforeWaiting();
+            assertThat(h.output()).as("held for 1 ms: a paced source's next records may still combine").isEmpty();
+            h.clock().advance(Duration.ofMillis(1));
             h.operator().beforeWaiting();
             assertThat(partials(h)).containsExactly("a=12/2@3", "b=3/1@12");
             assertThat(h.watermarks()).as("no watermark of its own").isEmpty();
