@@ -18,9 +18,11 @@ import java.util.Locale;
  * <tr><td>--latency-seconds</td><td>5</td><td>length of the latency run at half the measured rate; 0 skips it</td></tr>
  * <tr><td>--latency-rate</td><td>half the measured rate</td><td>input rate of the latency run, events/s</td></tr>
  * <tr><td>--seed</td><td>42</td><td>generator seed</td></tr>
- * <tr><td>--second-step</td><td>process</td><td>q5 and q7 on the DataStream engines: their second step (the best of a
- * window) as a keyed process function with a timer ({@code process}) or as a tumbling window {@code reduce} keyed
- * by window end ({@code reduce}); results are the same, labelled {@code q5/reduce}, {@code q7/reduce}</td></tr>
+ * <tr><td>--second-step</td><td>each query's plan</td><td>q5 and q7 on the DataStream engines: a window per auction,
+ * then the best of each window by a keyed process function with a timer ({@code process}, q5's default) or by a
+ * tumbling window {@code reduce} keyed by window end ({@code reduce}); q7's default is one window over all bids.
+ * Results are the same; other plans than the default are labelled {@code q5/reduce}, {@code q7/process},
+ * {@code q7/reduce}</td></tr>
  * </table>
  */
 public final class BenchOptions implements java.io.Serializable {
@@ -119,14 +121,17 @@ public final class BenchOptions implements java.io.Serializable {
         if (query != Query.Q5 && query != Query.Q7) {
             return null;
         }
-        return secondStep != null ? secondStep : query == Query.Q7 ? "all" : "process";
+        return secondStep != null ? secondStep : defaultBestOfWindow();
+    }
+
+    private String defaultBestOfWindow() {
+        return query == Query.Q7 ? "all" : "process";
     }
 
     /** The query as result lines name it: its id, with "/process" or "/reduce" when not the query's default plan. */
     public String queryLabel() {
         String best = bestOfWindow();
-        boolean byDefault = best == null || best.equals(query == Query.Q7 ? "all" : "process");
-        return byDefault ? query.id() : query.id() + "/" + best;
+        return best == null || best.equals(defaultBestOfWindow()) ? query.id() : query.id() + "/" + best;
     }
 
     private static String secondStep(String v) {

@@ -111,15 +111,16 @@ final class SourceWorker implements Runnable {
                 }
             }
             case Q7 -> {
+                long watermark = watermark();
                 if (record instanceof Bid b) {
-                    if (windowEnd(b) - 1 <= watermark()) {
+                    if (windowEnd(b) - 1 <= watermark) {
                         late++; // its window was handed over already
                     } else {
                         highest(b);
                     }
                 }
-                if (watermark() >= nextEnd - 1) {
-                    closeWindows(watermark());
+                if (watermark >= nextEnd - 1) {
+                    closeWindows(watermark);
                 }
             }
             case SLIDING -> send(((Reading) record).key(), record);

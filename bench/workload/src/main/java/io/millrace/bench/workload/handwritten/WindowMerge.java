@@ -14,7 +14,7 @@ final class WindowMerge {
     private final BinaryOperator<Object> better;
     private final Results results;
     private final TreeMap<Long, Object> pending = new TreeMap<>();
-    /** Each window thread's watermark, by the index {@link #join} gave it; MIN_VALUE until it tells one. */
+    /** Each offering thread's watermark, by the index {@link #join} gave it; MIN_VALUE until it tells one. */
     private final long[] watermarks;
     private int joined;
 
@@ -26,7 +26,7 @@ final class WindowMerge {
         Arrays.fill(watermarks, Long.MIN_VALUE);
     }
 
-    /** A window thread's index for {@link #advance}. */
+    /** An offering thread's index for {@link #advance}. */
     synchronized int join() {
         return joined++;
     }
