@@ -9,7 +9,8 @@ import java.util.stream.Stream;
 /**
  * Runs one engine on one query in this JVM: warm-up runs (for at least {@code --warmup-seconds}), the measured run (as fast as possible; {@code --runs N}:
  * N of them, the median reported), then the
- * latency run (at half the measured rate, after a paced warm-up run just like it; its first second is not timed),
+ * latency run (at half the sustainable rate, after a paced warm-up run just like it; its first second is not timed;
+ * see {@link #latencyRate}),
  * and prints the {@code RESULT} line on standard output; details go to standard error. The time counted runs from the first event generated to the last result at the sink.
  */
 public final class BenchDriver {
@@ -74,8 +75,13 @@ public final class BenchDriver {
 
         String p99 = "-";
         if (options.latencySeconds > 0) {
-            double rate = options.latencyRate > 0 ? options.latencyRate : eps / 2;
-            long n = Interleave.roundCount((long) (rate * (SETTLE_SECONDS + options.latencySeconds)), options.parallelism);
+            double rate = latencyRate(eps, events, options, count -> {
+                Probe.RunFigures longer = runOnce(options, count, 0, false);
+                note("sustained: %,d events, %,d results in %.3f s: %,.0f events/s", count, longer.results(), longer.seconds(),
+                        count / longer.seconds());
+                return longer.seconds();
+            });
+            long n = latencyEvents(rate, options);
             // The same paced run twice, the first not reported: the paced run takes code paths the unpaced ones did
             // not (the rate limit, idle waits, the latency probe, the end of the untimed second, checkpoints at
             // that rate), and the compiler's first meeting with each deoptimizes the source loop for tens of ms.
@@ -91,6 +97,36 @@ public final class BenchDriver {
         }
         System.out.println(Report.result(engine.name(), options.queryLabel(), options.backend, events, median, eps, p99, Report.peakRssMb()));
         System.out.flush();
+    }
+
+    /** An unpaced run of a given number of events; returns how long it took, in seconds. */
+    interface SustainRun {
+        double run(long events) throws Exception;
+    }
+
+    /** The events of a latency run at {@code rate}: its untimed first second and its timed seconds. */
+    static long latencyEvents(double rate, BenchOptions options) {
+        return Interleave.roundCount((long) (rate * (SETTLE_SECONDS + options.latencySeconds)), options.parallelism);
+    }
+
+    /**
+     * The latency run's input rate: {@code --latency-rate} when given, else half the sustainable rate. The measured
+     * runs' rate ({@code measuredEps} over {@code measuredEvents}) is sustainable only for as many events as they had:
+     * when the latency run at half that rate would take more (a fast query's measured run may last half a second, its
+     * latency run six seconds), an unpaced run of that many events measures the rate again, and the lower of the two
+     * is the sustainable one. Where state grows with the input (q3 keeps every person it saw) a short run's rate is
+     * more than the engine keeps up over the latency run's events; half of it would not be half of what it sustains.
+     */
+    static double latencyRate(double measuredEps, long measuredEvents, BenchOptions options, SustainRun longer) throws Exception {
+        if (options.latencyRate > 0) {
+            return options.latencyRate;
+        }
+        long n = latencyEvents(measuredEps / 2, options);
+        if (n <= measuredEvents) {
+            return measuredEps / 2;
+        }
+        double sustained = n / longer.run(n);
+        return Math.min(measuredEps, sustained) / 2;
     }
 
     private Probe.RunFigures runOnce(BenchOptions run, long events, double rate, boolean latency) throws Exception {

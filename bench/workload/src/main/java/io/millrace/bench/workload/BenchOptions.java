@@ -15,8 +15,9 @@ import java.util.Locale;
  * <tr><td>--backend</td><td>heap</td><td>heap or rocksdb keyed state</td></tr>
  * <tr><td>--event-rate</td><td>100,000</td><td>events per second of event time</td></tr>
  * <tr><td>--checkpoint-interval-ms</td><td>2000</td><td>exactly-once checkpoints; 0 turns them off</td></tr>
- * <tr><td>--latency-seconds</td><td>5</td><td>length of the latency run at half the measured rate; 0 skips it</td></tr>
- * <tr><td>--latency-rate</td><td>half the measured rate</td><td>input rate of the latency run, events/s</td></tr>
+ * <tr><td>--latency-seconds</td><td>5</td><td>length of the latency run at half the sustainable rate; 0 skips it</td></tr>
+ * <tr><td>--latency-rate</td><td>half the sustainable rate</td><td>input rate of the latency run, events/s; by default half
+ * the measured rate, or of a longer unpaced run's rate when that is lower ({@link BenchDriver#latencyRate})</td></tr>
  * <tr><td>--seed</td><td>42</td><td>generator seed</td></tr>
  * <tr><td>--second-step</td><td>each query's plan</td><td>q5 and q7 on the DataStream engines: a window per auction,
  * then the best of each window by a keyed process function with a timer ({@code process}, q5's default) or by a

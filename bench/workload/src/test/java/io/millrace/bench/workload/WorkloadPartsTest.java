@@ -114,6 +114,25 @@ class WorkloadPartsTest {
     }
 
     @Test
+    void latencyRate_isHalfTheMeasuredRate_unlessTheLatencyRunTakesMoreEventsAndALongerRunIsSlower() throws Exception {
+        BenchOptions o = BenchOptions.parse("--parallelism", "2", "--latency-seconds", "5");
+        java.util.List<Long> asked = new java.util.ArrayList<>();
+        // 6 s at 1 M events/s = 6 M events: fewer than the 20 M measured, so no longer run
+        assertThat(BenchDriver.latencyRate(2_000_000, 20_000_000, o, n -> { asked.add(n); return 1.0; })).isEqualTo(1_000_000);
+        assertThat(asked).isEmpty();
+        // 6 s at 20 M events/s = 120 M events, 20 M measured: a run of 120 M at 25 M/s sustains less than 40 M/s
+        assertThat(BenchDriver.latencyRate(40_000_000, 20_000_000, o, n -> { asked.add(n); return n / 25e6; }))
+                .isCloseTo(12_500_000, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(asked).containsExactly(120_000_000L);
+        // a longer run that is faster than the measured ones does not raise the rate
+        assertThat(BenchDriver.latencyRate(40_000_000, 20_000_000, o, n -> n / 50e6)).isEqualTo(20_000_000);
+        // a rate given is taken as it is
+        BenchOptions given = BenchOptions.parse("--latency-rate", "3000000");
+        assertThat(BenchDriver.latencyRate(40_000_000, 20_000_000, given, n -> { throw new AssertionError("no run"); })).isEqualTo(3_000_000);
+        assertThat(BenchDriver.latencyEvents(1_000_001, o)).as("whole events per subtask").isEqualTo(6_000_006);
+    }
+
+    @Test
     void severalMeasuredRuns_reportTheMedian_andAnEvenCountTheSlowerMiddleRun() {
         assertThat(BenchOptions.parse("--query", "q0").runs).isEqualTo(1);
         assertThat(BenchOptions.parse("--runs", "3").runs).isEqualTo(3);
