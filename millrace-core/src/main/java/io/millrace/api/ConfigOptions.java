@@ -91,9 +91,10 @@ public final class ConfigOptions {
             (c, v, all) -> c.stateBackend(v));
 
     public static final ConfigOption<String> STATE_HEAP_VALUES = ConfigOption.of("state.heap.values",
-            ConfigType.oneOf("objects", "serialized"), null, "objects",
+            ConfigType.oneOf("auto", "objects", "serialized"), null, "auto",
             "How the heap backend keeps value, list, reducing and aggregating state: objects, or serialized into large byte arrays "
-                    + "that young collections never copy (reads decode a copy, as with RocksDB); see docs/state-backends.md.",
+                    + "that young collections never copy (reads decode a copy, as with RocksDB), or auto: objects until a state is large "
+                    + "and its immutable values are read or replaced less often than new ones come in; see docs/state-backends.md.",
             (c, v, all) -> c.stateBackendOption("state.heap.values", v));
 
     public static final ConfigOption<Boolean> WINDOW_LOCAL_AGGREGATION = ConfigOption.of("window.local-aggregation",

@@ -71,7 +71,7 @@ class HeapStateExamplesTest {
         // tag::serialized-values[]
         PipelineConfig config = new PipelineConfig()
                 .parallelism(2)
-                .stateBackendOption("state.heap.values", "serialized"); // "objects" is the default
+                .stateBackendOption("state.heap.values", "serialized"); // "auto" is the default
         config.checkpoints().directory(checkpoints).interval(Duration.ofMillis(50));
         Pipeline pipeline = Pipeline.create(config);
         CollectSink<String> joined = new CollectSink<>();

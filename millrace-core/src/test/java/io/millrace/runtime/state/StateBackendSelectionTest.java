@@ -8,6 +8,7 @@ import io.millrace.api.PipelineConfig;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
+import io.millrace.runtime.state.heap.HeapValues;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,23 +47,26 @@ class StateBackendSelectionTest {
     }
 
     @Test
-    void theHeapBackendKeepsValuesSerialized_whenItsOptionSaysSo() {
-        for (String value : List.of("objects", "serialized")) {
+    void theHeapBackendKeepsValuesAsItsOptionSays_autoByDefault() {
+        for (String value : List.of("objects", "serialized", "auto", " auto ")) {
             PipelineConfig config = new PipelineConfig().stateBackendOption("state.heap.values", value);
             try (KeyedStateBackend backend = StateBackendProvider.resolve(config)
                     .create("op", new KeyGroupRange(0, 3), 4, new ManualClock(0))) {
                 assertThat(((HeapKeyedStateBackend) backend).serializedValues()).as(value).isEqualTo(value.equals("serialized"));
+                assertThat(((HeapKeyedStateBackend) backend).values().name()).as(value).isEqualToIgnoringCase(value.trim());
             }
         }
-        assertThat(((HeapKeyedStateBackend) StateBackendProvider.resolve(new PipelineConfig())
-                .create("op", new KeyGroupRange(0, 3), 4, new ManualClock(0))).serializedValues()).as("default").isFalse();
+        HeapKeyedStateBackend byDefault = (HeapKeyedStateBackend) StateBackendProvider.resolve(new PipelineConfig())
+                .create("op", new KeyGroupRange(0, 3), 4, new ManualClock(0));
+        assertThat(byDefault.serializedValues()).as("default").isFalse();
+        assertThat(byDefault.values()).as("default").isEqualTo(HeapValues.AUTO);
     }
 
     @Test
     void aMalformedOrUnknownHeapOption_failsNamingItAndWhatIsAccepted() {
         assertThatThrownBy(() -> StateBackendProvider.resolve(new PipelineConfig().stateBackendOption("state.heap.values", "bytes")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'state.heap.values'").hasMessageContaining("objects or serialized").hasMessageContaining("'bytes'");
+                .hasMessageContaining("'state.heap.values'").hasMessageContaining("objects, serialized or auto").hasMessageContaining("'bytes'");
         assertThatThrownBy(() -> StateBackendProvider.resolve(new PipelineConfig().stateBackendOption("state.heap.value", "serialized")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'state.heap.value'").hasMessageContaining("accepted: state.heap.values");

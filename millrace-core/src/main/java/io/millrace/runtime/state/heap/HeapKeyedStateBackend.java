@@ -48,7 +48,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     /** Named in restore failures; null when unknown. */
     private final String operatorName;
     /** Whether value, list, reducing and aggregating state keep their values encoded; see the constructor. */
-    private final boolean serializedValues;
+    private final HeapValues values;
+    private final Supplier<AutoValues> autoValues;
     private final KeyGroupRange range;
     private final int maxParallelism;
     private final HeapStateStore store = new HeapStateStore(this);
@@ -94,11 +95,23 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
      */
     public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock,
             boolean serializedValues) {
+        this(operatorName, range, maxParallelism, clock, serializedValues ? HeapValues.SERIALIZED : HeapValues.OBJECTS);
+    }
+
+    /** A backend keeping values as {@code values} says ({@code state.heap.values}). */
+    public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock, HeapValues values) {
+        this(operatorName, range, maxParallelism, clock, values, AutoValues::new);
+    }
+
+    /** For tests: {@code autoValues} makes the decisions of each state under {@code state.heap.values: auto}. */
+    HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock, HeapValues values,
+            Supplier<AutoValues> autoValues) {
         if (range.end() >= maxParallelism) {
             throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
         }
         this.operatorName = operatorName;
-        this.serializedValues = serializedValues;
+        this.values = values;
+        this.autoValues = autoValues;
         this.range = range;
         this.maxParallelism = maxParallelism;
         this.clock = clock;
@@ -157,7 +170,17 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     /** Whether value, list, reducing and aggregating state keep their values encoded ({@code state.heap.values: serialized}). */
     public boolean serializedValues() {
-        return serializedValues;
+        return values == HeapValues.SERIALIZED;
+    }
+
+    /** How value, list, reducing and aggregating state keep their values ({@code state.heap.values}). */
+    public HeapValues values() {
+        return values;
+    }
+
+    /** "operator 'name'", or "a heap backend" when the operator is unknown: for log lines. */
+    String operatorLabel() {
+        return operatorName != null ? "operator '" + operatorName + "'" : "a heap backend";
     }
 
     /** Stops guarding changes once the pending snapshot has captured every group. */
@@ -449,8 +472,11 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     /** Gets or creates a state; the same name with another kind is refused. */
     Object register(String name, String kind, StateTtlConfig ttl, Function<StateTable, Object> factory) {
-        boolean encoded = serializedValues && !kind.equals(KeyGroupSection.NAMESPACED);
-        return register(name, kind, () -> new StateTable(name, this, ttl, true, encoded, kind.equals(KeyGroupSection.LIST)), factory);
+        boolean encodable = !kind.equals(KeyGroupSection.NAMESPACED);
+        boolean encoded = values == HeapValues.SERIALIZED && encodable;
+        boolean auto = values == HeapValues.AUTO && encodable;
+        return register(name, kind, () -> new StateTable(name, this, ttl, true, encoded, kind.equals(KeyGroupSection.LIST),
+                auto ? autoValues.get() : null), factory);
     }
 
     Object register(String name, String kind, Supplier<StateTable> tableFactory,

@@ -47,15 +47,14 @@ final class HeapListState<T> implements ListState<T> {
             table.insert(v);
             return;
         }
-        if (table.serialized()) {
-            table.appendElement(p, v);
+        if (table.serialized() && table.appendElement(p, v)) {
             return;
         }
-        Object stored = table.value(p);
+        Object stored = table.valueToAppendTo(p);
         if (stored instanceof Elements e) {
             e.append(v);
         } else {
-            table.setValue(p, new Elements(stored, v));
+            table.appendedValue(p, new Elements(stored, v));
         }
     }
 
@@ -71,18 +70,25 @@ final class HeapListState<T> implements ListState<T> {
             return;
         }
         if (table.serialized()) {
+            int added = 0;
             for (T value : values) {
-                table.appendElement(p, element(value));
+                if (!table.appendElement(p, element(value))) {
+                    break; // back to objects (auto: a mutable element): the rest goes in as objects
+                }
+                added++;
             }
-            return;
+            if (added == values.size()) {
+                return;
+            }
+            values = values.subList(added, values.size());
         }
-        Object stored = table.value(p);
+        Object stored = table.valueToAppendTo(p);
         if (stored instanceof Elements e) {
             e.appendAll(values);
         } else {
             Elements e = new Elements(new Object[] {stored});
             e.appendAll(values);
-            table.setValue(p, e);
+            table.appendedValue(p, e);
         }
     }
 

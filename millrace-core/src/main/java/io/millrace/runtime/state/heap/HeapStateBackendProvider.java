@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The {@code heap} state backend, the default: keyed state in hash tables on the JVM heap. Its one option,
- * {@value #VALUES_OPTION} ({@code objects}, the default, or {@code serialized}), says how values are kept.
+ * {@value #VALUES_OPTION} ({@code auto}, the default, {@code objects} or {@code serialized}; {@link HeapValues}),
+ * says how values are kept.
  */
 public final class HeapStateBackendProvider implements StateBackendProvider {
     public static final String NAME = "heap";
@@ -23,13 +24,13 @@ public final class HeapStateBackendProvider implements StateBackendProvider {
 
     @Override
     public KeyedStateBackendFactory factory(PipelineConfig config) {
-        boolean serialized = serializedValues(config.stateBackendOptions());
-        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock, serialized);
+        HeapValues values = values(config.stateBackendOptions());
+        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock, values);
     }
 
-    /** Whether the options ask for serialized values; fails naming an unknown heap option or a malformed value. */
-    static boolean serializedValues(Map<String, String> options) {
-        boolean serialized = false;
+    /** How the options ask values to be kept (auto when not given); fails naming an unknown heap option or a malformed value. */
+    static HeapValues values(Map<String, String> options) {
+        HeapValues values = HeapValues.AUTO;
         for (Map.Entry<String, String> e : options.entrySet()) {
             if (!e.getKey().startsWith(PREFIX)) {
                 continue;
@@ -37,13 +38,8 @@ public final class HeapStateBackendProvider implements StateBackendProvider {
             if (!e.getKey().equals(VALUES_OPTION)) {
                 throw new IllegalArgumentException("unknown heap backend option '" + e.getKey() + "'; accepted: " + VALUES_OPTION);
             }
-            serialized = switch (e.getValue().trim()) {
-                case "objects" -> false;
-                case "serialized" -> true;
-                default -> throw new IllegalArgumentException("option '" + VALUES_OPTION + "' must be objects or serialized, was '"
-                        + e.getValue() + "'");
-            };
+            values = HeapValues.of(e.getValue(), VALUES_OPTION);
         }
-        return serialized;
+        return values;
     }
 }

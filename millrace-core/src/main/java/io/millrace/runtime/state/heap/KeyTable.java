@@ -96,6 +96,63 @@ final class KeyTable {
         return arena.freeze(handles, n);
     }
 
+    /** Whether every stored value is {@linkplain ImmutableClasses immutable} (list tables: every element). */
+    boolean valuesImmutable() {
+        for (int p = 0; p < size; p++) {
+            if (!immutableValue(value(p))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code value}, as a table stores it (a list table: an element or {@link HeapListState.Elements}), is immutable. */
+    static boolean immutableValue(Object value) {
+        if (value instanceof HeapListState.Elements e) {
+            for (Object element : e) {
+                if (!ImmutableClasses.isImmutable(element)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return ImmutableClasses.isImmutable(value);
+    }
+
+    /** Values encoded into an arena of their own, not yet the table's ({@link #encodeValues}, {@link #adopt}). */
+    record Encoded(ValueArena arena, long[] handles) {}
+
+    /**
+     * This table's values encoded into a fresh arena of {@code codec}, the table unchanged; a value the codec
+     * cannot encode fails here and leaves nothing behind. Tables keeping objects only.
+     */
+    Encoded encodeValues(ArenaCodec codec, boolean lists) {
+        ValueArena a = new ValueArena(codec, lists);
+        long[] h = new long[hashes.length];
+        for (int p = 0; p < size; p++) {
+            h[p] = a.write(values[p]);
+        }
+        return new Encoded(a, h);
+    }
+
+    /** Keeps the values {@link #encodeValues} encoded (the table unchanged since) in place of the objects. */
+    void adopt(Encoded encoded) {
+        arena = encoded.arena();
+        handles = encoded.handles();
+        values = NO_OBJECTS;
+    }
+
+    /** Decodes every value back into an object and drops the arena: the table keeps objects from now on. */
+    void decodeValues() {
+        Object[] v = hashes.length == 0 ? NO_OBJECTS : new Object[hashes.length];
+        for (int p = 0; p < size; p++) {
+            v[p] = arena.read(handles[p]);
+        }
+        values = v;
+        handles = NO_LONGS;
+        arena = null;
+    }
+
     /** The arena, for tests; null when values are objects. */
     ValueArena arena() {
         return arena;

@@ -24,10 +24,14 @@ class StateTable implements KeyTable.ExpiryCheck {
     final boolean refreshOnRead;
     /** Whether whole entries expire (false for map state, whose entries expire one by one inside). */
     private final boolean entryTtl;
-    /** Whether values are kept encoded rather than as objects ({@code state.heap.values: serialized}). */
-    private final boolean serialized;
+    /** Whether values are kept encoded rather than as objects ({@code state.heap.values: serialized}, or auto's choice now). */
+    private boolean serialized;
     private int sweepGroup;
     private int sweepPosition;
+    /** With {@code state.heap.values: auto}: when and how this state changes between objects and encoded values; else null. */
+    private final AutoValues auto;
+    /** Whether this table's values are lists (elements and chains of them). */
+    private final boolean lists;
 
     StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl) {
         this(name, backend, ttl, entryTtl, false, false);
@@ -38,14 +42,22 @@ class StateTable implements KeyTable.ExpiryCheck {
      * a list state's table, whose values are then chains of elements.
      */
     StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl, boolean serialized, boolean lists) {
+        this(name, backend, ttl, entryTtl, serialized, lists, null);
+    }
+
+    /** With {@code auto} non-null ({@code state.heap.values: auto}), values start as objects and {@code auto} decides when that changes. */
+    StateTable(String name, HeapKeyedStateBackend backend, StateTtlConfig ttl, boolean entryTtl, boolean serialized, boolean lists,
+            AutoValues auto) {
         this.name = name;
+        this.lists = lists;
+        this.auto = auto;
         this.backend = backend;
         this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
         this.entryTtl = entryTtl && ttl.enabled();
         this.groups = new KeyTable[backend.keyGroupRange().size()];
         ArenaCodec codec = serialized ? new ArenaCodec(name) : null;
-        this.serialized = serialized;
+        this.serialized = serialized && auto == null;
         for (int i = 0; i < groups.length; i++) {
             groups[i] = new KeyTable(this.entryTtl, codec, lists);
         }
@@ -58,7 +70,13 @@ class StateTable implements KeyTable.ExpiryCheck {
     /** The current key's value for reading, or null when absent or expired. */
     final Object get() {
         int p = entry(false);
-        return p < 0 ? null : groups[backend.groupIndex].value(p);
+        if (p < 0) {
+            return null;
+        }
+        if (auto != null) {
+            auto.access(this, true);
+        }
+        return groups[backend.groupIndex].value(p);
     }
 
     /**
@@ -91,12 +109,35 @@ class StateTable implements KeyTable.ExpiryCheck {
 
     /** The value at position {@code p} (from {@link #entry}) of the current key's group. */
     final Object value(int p) {
+        if (auto != null) {
+            auto.access(this, false); // the caller may change the object read in place: no encoding here
+        }
         return groups[backend.groupIndex].value(p);
     }
 
     /** Replaces the value at position {@code p} (from {@link #entry}) of the current key's group. */
     final void setValue(int p, Object value) {
+        if (auto != null) {
+            if (serialized && !KeyTable.immutableValue(value)) {
+                auto.refuse(this, value); // back to objects, positions unchanged
+            } else {
+                auto.access(this, true);
+            }
+        }
         groups[backend.groupIndex].setValue(p, value);
+    }
+
+    /**
+     * List state kept as objects: the list at position {@code p} of the current key's group, to append to. Not a
+     * read for {@code state.heap.values: auto}: appending costs the same either way.
+     */
+    final Object valueToAppendTo(int p) {
+        return groups[backend.groupIndex].value(p);
+    }
+
+    /** List state kept as objects: the list at position {@code p} with an element appended, stored (not a replacement for auto). */
+    final void appendedValue(int p, Object list) {
+        groups[backend.groupIndex].setValue(p, list);
     }
 
     /** Whether values are kept encoded: a value read is a copy, and changing it changes nothing stored. */
@@ -104,9 +145,18 @@ class StateTable implements KeyTable.ExpiryCheck {
         return serialized;
     }
 
-    /** List state kept encoded: adds {@code element} to the list at position {@code p} of the current key's group. */
-    final void appendElement(int p, Object element) {
+    /**
+     * List state kept encoded: adds {@code element} to the list at position {@code p} of the current key's group.
+     * Returns false, adding nothing, when the state went back to objects instead (auto: a mutable element); the
+     * caller then adds it as to objects.
+     */
+    final boolean appendElement(int p, Object element) {
+        if (auto != null && !ImmutableClasses.isImmutable(element)) {
+            auto.refuse(this, element);
+            return false;
+        }
         groups[backend.groupIndex].appendElement(p, element);
+        return true;
     }
 
     /** Sets the current key's value (a write). */
@@ -121,6 +171,9 @@ class StateTable implements KeyTable.ExpiryCheck {
 
     /** Adds an entry for the current key, which must have none (callers checked with {@link #entry}); returns its position. */
     final int insert(Object value) {
+        if (auto != null) {
+            auto.insert(this, value); // may change how values are kept: before the entry goes in
+        }
         HeapKeyedStateBackend b = backend;
         long expiry = entryTtl ? b.clock.millis() + ttlMillis : Long.MAX_VALUE;
         return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
@@ -183,6 +236,46 @@ class StateTable implements KeyTable.ExpiryCheck {
             }
             done++;
         }
+    }
+
+    /** Whether the state's values are lists. */
+    final boolean lists() {
+        return lists;
+    }
+
+    /**
+     * Encodes every group's values with {@code codec}; returns false, changing nothing, when a value is not
+     * {@linkplain ImmutableClasses immutable} or cannot be encoded. Values kept as objects only.
+     */
+    final boolean encodeAll(ArenaCodec codec) {
+        KeyTable.Encoded[] encoded = new KeyTable.Encoded[groups.length];
+        for (int i = 0; i < groups.length; i++) {
+            if (!groups[i].valuesImmutable()) {
+                return false;
+            }
+        }
+        try {
+            for (int i = 0; i < groups.length; i++) {
+                encoded[i] = groups[i].encodeValues(codec, lists);
+            }
+        } catch (RuntimeException e) {
+            return false;
+        }
+        for (int i = 0; i < groups.length; i++) {
+            backend.beforeChange(i); // a pending snapshot captures the group as it was
+            groups[i].adopt(encoded[i]);
+        }
+        serialized = true;
+        return true;
+    }
+
+    /** Decodes every group's values back into objects. Values kept encoded only. */
+    final void decodeAll() {
+        for (int i = 0; i < groups.length; i++) {
+            backend.beforeChange(i);
+            groups[i].decodeValues();
+        }
+        serialized = false;
     }
 
     @Override

@@ -1,0 +1,178 @@
+package io.millrace.runtime.state.heap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.millrace.api.state.ListState;
+import io.millrace.api.state.ListStateDescriptor;
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.ManualClock;
+import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.SnapshotImage;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code state.heap.values: auto}: which states are encoded, when they go back to objects, and what callers see. */
+class AutoHeapValuesTest {
+    private static final KeyGroupRange ALL = new KeyGroupRange(0, 31);
+
+    /** An immutable value, as a join keeps (q3's person). */
+    record Seller(long id, String name, String state) {}
+
+    /** Decisions every 1,000 inserts and accesses, from 2,000 entries. */
+    private final EagerAutoValues auto = new EagerAutoValues(1_000, 2_000);
+    private final HeapKeyedStateBackend backend = auto.backend(ALL, 32, new ManualClock(0));
+
+    @Test
+    void aLargeStateOfImmutableValues_seldomRead_isEncoded_andReadsBackEqualCopies() {
+        ValueState<Seller> sellers = backend.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        for (long k = 0; k < 10_000; k++) {
+            backend.setCurrentKey(k);
+            sellers.update(new Seller(k, "n" + k, "OR"));
+            if (k % 3 == 0) {
+                backend.setCurrentKey(k / 2);
+                assertThat(sellers.value()).isEqualTo(new Seller(k / 2, "n" + (k / 2), "OR"));
+            }
+        }
+        AutoValues decisions = auto.made.get(0);
+        assertThat(decisions.encoded()).as("a third of a read per new entry").isTrue();
+        assertThat(decisions.changes()).isEqualTo(1);
+        for (long k = 0; k < 10_000; k += 97) {
+            backend.setCurrentKey(k);
+            Seller read = sellers.value();
+            assertThat(read).isEqualTo(new Seller(k, "n" + k, "OR"));
+            assertThat(sellers.value()).as("each read decodes a copy").isEqualTo(read).isNotSameAs(read);
+        }
+        assertThat(backend.entryCount()).isEqualTo(10_000);
+    }
+
+    @Test
+    void aSmallState_staysObjects_howeverSeldomRead() {
+        ValueState<Seller> sellers = backend.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        for (int round = 0; round < 5; round++) {
+            for (long k = 0; k < 1_500; k++) {
+                backend.setCurrentKey(k);
+                sellers.clear();
+                sellers.update(new Seller(k, "n", "ID"));
+            }
+        }
+        assertThat(auto.made.get(0).changes()).as("1,500 entries, below the 2,000 from which a state may be encoded").isZero();
+        backend.setCurrentKey(7L);
+        assertThat(sellers.value()).isSameAs(sellers.value());
+    }
+
+    @Test
+    void anEncodedStateReadFourTimesPerNewEntry_goesBackToObjects() {
+        ValueState<Seller> sellers = backend.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        for (long k = 0; k < 5_000; k++) {
+            backend.setCurrentKey(k);
+            sellers.update(new Seller(k, "n" + k, "CA"));
+        }
+        AutoValues decisions = auto.made.get(0);
+        assertThat(decisions.encoded()).isTrue();
+        for (int round = 0; round < 3; round++) {
+            for (long k = 0; k < 5_000; k++) {
+                backend.setCurrentKey(k);
+                assertThat(sellers.value().id()).isEqualTo(k);
+            }
+        }
+        assertThat(decisions.encoded()).as("only reads now").isFalse();
+        assertThat(decisions.changes()).isEqualTo(2);
+        backend.setCurrentKey(4_999L);
+        assertThat(sellers.value()).isEqualTo(new Seller(4_999, "n4999", "CA")).isSameAs(sellers.value());
+    }
+
+    @Test
+    void mutableValues_areNeverEncoded_andChangesInPlaceStay() {
+        ValueState<List<Long>> lists = backend.stateStore().getState(new ValueStateDescriptor<>("lists"));
+        for (long k = 0; k < 10_000; k++) {
+            backend.setCurrentKey(k);
+            lists.update(new ArrayList<>(List.of(k)));
+        }
+        AutoValues decisions = auto.made.get(0);
+        assertThat(decisions.off()).isTrue();
+        assertThat(decisions.changes()).isZero();
+        backend.setCurrentKey(42L);
+        lists.value().add(43L); // in place, no update: kept as objects, so it stays
+        assertThat(lists.value()).containsExactly(42L, 43L);
+    }
+
+    @Test
+    void aMutableValueWrittenToAnEncodedState_bringsItBackToObjectsForGood() {
+        ValueState<Object> values = backend.stateStore().getState(new ValueStateDescriptor<>("values"));
+        for (long k = 0; k < 5_000; k++) {
+            backend.setCurrentKey(k);
+            values.update(new Seller(k, "n", "WA"));
+        }
+        AutoValues decisions = auto.made.get(0);
+        assertThat(decisions.encoded()).isTrue();
+        backend.setCurrentKey(3L);
+        List<String> mutable = new ArrayList<>(List.of("a"));
+        values.update(mutable);
+        assertThat(decisions.encoded()).isFalse();
+        assertThat(decisions.off()).isTrue();
+        mutable.add("b");
+        assertThat(values.value()).as("the stored object itself").isSameAs(mutable);
+        for (long k = 5_000; k < 20_000; k++) {
+            backend.setCurrentKey(k);
+            values.update(new Seller(k, "n", "WA"));
+        }
+        assertThat(decisions.changes()).as("encoded once, back once, never again").isEqualTo(2);
+        for (long k : new long[] {0, 2, 4, 4_999, 5_000, 19_999}) {
+            backend.setCurrentKey(k);
+            assertThat(values.value()).isEqualTo(new Seller(k, "n", "WA"));
+        }
+    }
+
+    @Test
+    void listState_isEncodedAsChains_andAMutableElementBringsItBackWithEveryElementInOrder() {
+        ListState<Object> waiting = backend.stateStore().getListState(new ListStateDescriptor<>("waiting"));
+        for (long k = 0; k < 6_000; k++) {
+            backend.setCurrentKey(k);
+            waiting.add(new Seller(k, "first", "OR"));
+            if (k % 2 == 0) {
+                waiting.add(new Seller(k, "second", "OR"));
+            }
+        }
+        AutoValues decisions = auto.made.get(0);
+        assertThat(decisions.encoded()).isTrue();
+        backend.setCurrentKey(10L);
+        waiting.addAll(List.of(new Seller(10, "third", "OR"), new ArrayList<>(List.of("mutable")), new Seller(10, "fifth", "OR")));
+        assertThat(decisions.encoded()).isFalse();
+        assertThat(waiting.get()).containsExactly(new Seller(10, "first", "OR"), new Seller(10, "second", "OR"),
+                new Seller(10, "third", "OR"), List.of("mutable"), new Seller(10, "fifth", "OR"));
+        backend.setCurrentKey(11L);
+        assertThat(waiting.get()).containsExactly(new Seller(11, "first", "OR"));
+    }
+
+    @Test
+    void aSnapshotTakenWhileObjects_andWrittenAfterTheStateWasEncoded_holdsItsMoment() throws Exception {
+        ValueState<Seller> sellers = backend.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        for (long k = 0; k < 1_900; k++) {
+            backend.setCurrentKey(k);
+            sellers.update(new Seller(k, "before", "ID"));
+        }
+        var snapshot = backend.snapshot(1);
+        for (long k = 1_900; k < 5_000; k++) {
+            backend.setCurrentKey(k);
+            sellers.update(new Seller(k, "after", "ID"));
+        }
+        assertThat(auto.made.get(0).encoded()).isTrue();
+        HeapKeyedStateBackend restored = new HeapKeyedStateBackend(ALL, 32, new ManualClock(0));
+        SnapshotImage.write(snapshot, ALL).restoreInto(restored);
+        ValueState<Seller> back = restored.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        assertThat(restored.entryCount()).isEqualTo(1_900);
+        for (long k = 0; k < 1_900; k += 7) {
+            restored.setCurrentKey(k);
+            assertThat(back.value()).isEqualTo(new Seller(k, "before", "ID"));
+        }
+        var second = backend.snapshot(2);
+        HeapKeyedStateBackend again = auto.backend(ALL, 32, new ManualClock(0));
+        SnapshotImage.write(second, ALL).restoreInto(again);
+        ValueState<Seller> all = again.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        assertThat(again.entryCount()).isEqualTo(5_000);
+        again.setCurrentKey(4_321L);
+        assertThat(all.value()).isEqualTo(new Seller(4_321, "after", "ID"));
+    }
+}

@@ -1,0 +1,35 @@
+package io.millrace.runtime.state.heap;
+
+import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.KeyGroupRange;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Heap backends under {@code state.heap.values: auto} whose states decide every {@code period} inserts and accesses
+ * from {@code minEntries} entries on, so that tests meet many changes between objects and encoded values; keeps
+ * every state's decisions.
+ */
+final class EagerAutoValues {
+    private final long period;
+    private final long minEntries;
+    final List<AutoValues> made = new ArrayList<>();
+
+    EagerAutoValues(long period, long minEntries) {
+        this.period = period;
+        this.minEntries = minEntries;
+    }
+
+    HeapKeyedStateBackend backend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        return new HeapKeyedStateBackend(null, range, maxParallelism, clock, HeapValues.AUTO, () -> {
+            AutoValues a = new AutoValues(period, period, minEntries);
+            made.add(a);
+            return a;
+        });
+    }
+
+    /** Changes between objects and encoded values, over every state of every backend made. */
+    int changes() {
+        return made.stream().mapToInt(AutoValues::changes).sum();
+    }
+}
