@@ -40,15 +40,21 @@ final class AutoValues {
     private int changes;
     private boolean encoded;
 
+    private final java.util.function.Function<String, ArenaCodec> codecs;
+
     AutoValues() {
-        this(FIRST_PERIOD, MAX_PERIOD, MIN_ENTRIES);
+        this(FIRST_PERIOD, MAX_PERIOD, MIN_ENTRIES, ArenaCodec::new);
     }
 
-    /** For tests: decisions every {@code period} inserts and accesses (doubling up to {@code maxPeriod}), from {@code minEntries}. */
-    AutoValues(long period, long maxPeriod, long minEntries) {
+    /**
+     * For tests: decisions every {@code period} inserts and accesses (doubling up to {@code maxPeriod}), from
+     * {@code minEntries}, encoding with the codec {@code codecs} makes for a state's name.
+     */
+    AutoValues(long period, long maxPeriod, long minEntries, java.util.function.Function<String, ArenaCodec> codecs) {
         this.period = period;
         this.maxPeriod = maxPeriod;
         this.minEntries = minEntries;
+        this.codecs = codecs;
     }
 
     /**
@@ -70,7 +76,7 @@ final class AutoValues {
             return;
         }
         if (table.serialized() && !KeyTable.immutableValue(value)) {
-            refuse(table, value);
+            refuse(table, value, "can change in place");
             return;
         }
         if (++inserts + accesses >= period) {
@@ -78,16 +84,16 @@ final class AutoValues {
         }
     }
 
-    /** {@code value}, about to be written, is mutable: objects from now on. */
-    void refuse(StateTable table, Object value) {
+    /** {@code value}, about to be written, cannot be kept encoded ({@code why}): objects from now on. */
+    void refuse(StateTable table, Object value, String why) {
         off = true;
         if (table.serialized()) {
             table.decodeAll();
             encoded = false;
             changes++;
         }
-        LOG.info("{}: state '{}' keeps its values as objects from now on: a value of {} can change in place",
-                table.backend.operatorLabel(), table.name, value.getClass().getName());
+        LOG.info("{}: state '{}' keeps its values as objects from now on: a value of {} {}",
+                table.backend.operatorLabel(), table.name, value.getClass().getName(), why);
     }
 
     /** Whether values of this state are never encoded again. */
@@ -116,7 +122,7 @@ final class AutoValues {
                 return;
             }
             if (codec == null) {
-                codec = new ArenaCodec(table.name);
+                codec = codecs.apply(table.name);
             }
             if (!table.encodeAll(codec)) {
                 off = true;

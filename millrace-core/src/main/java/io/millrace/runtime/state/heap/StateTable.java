@@ -119,9 +119,17 @@ class StateTable implements KeyTable.ExpiryCheck {
     final void setValue(int p, Object value) {
         if (auto != null) {
             if (serialized && !KeyTable.immutableValue(value)) {
-                auto.refuse(this, value); // back to objects, positions unchanged
+                auto.refuse(this, value, "can change in place"); // back to objects, positions unchanged
             } else {
                 auto.access(this, true);
+            }
+            if (serialized) {
+                try {
+                    groups[backend.groupIndex].setValue(p, value);
+                    return;
+                } catch (IllegalArgumentException cannotEncode) {
+                    auto.refuse(this, value, "cannot be encoded (" + cannotEncode.getMessage() + ")"); // then as an object
+                }
             }
         }
         groups[backend.groupIndex].setValue(p, value);
@@ -151,12 +159,21 @@ class StateTable implements KeyTable.ExpiryCheck {
      * caller then adds it as to objects.
      */
     final boolean appendElement(int p, Object element) {
-        if (auto != null && !ImmutableClasses.isImmutable(element)) {
-            auto.refuse(this, element);
+        if (auto == null) {
+            groups[backend.groupIndex].appendElement(p, element);
+            return true;
+        }
+        if (!ImmutableClasses.isImmutable(element)) {
+            auto.refuse(this, element, "can change in place");
             return false;
         }
-        groups[backend.groupIndex].appendElement(p, element);
-        return true;
+        try {
+            groups[backend.groupIndex].appendElement(p, element);
+            return true;
+        } catch (IllegalArgumentException cannotEncode) {
+            auto.refuse(this, element, "cannot be encoded (" + cannotEncode.getMessage() + ")");
+            return false;
+        }
     }
 
     /** Sets the current key's value (a write). */
@@ -176,6 +193,14 @@ class StateTable implements KeyTable.ExpiryCheck {
         }
         HeapKeyedStateBackend b = backend;
         long expiry = entryTtl ? b.clock.millis() + ttlMillis : Long.MAX_VALUE;
+        if (auto != null && serialized) {
+            try {
+                return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
+            } catch (IllegalArgumentException cannotEncode) {
+                // an immutable value the codec refuses: the state keeps objects from now on, this one included
+                auto.refuse(this, value, "cannot be encoded (" + cannotEncode.getMessage() + ")");
+            }
+        }
         return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
     }
 

@@ -125,6 +125,52 @@ class AutoHeapValuesTest {
         }
     }
 
+    /** A codec that refuses sellers from Wyoming, as the serializer refuses what it cannot encode. */
+    static final class RefusingCodec extends ArenaCodec {
+        RefusingCodec(String state) {
+            super(state);
+        }
+
+        @Override
+        byte[] scratch(Object value) {
+            if (value instanceof Seller s && s.state().equals("WY")) {
+                throw new IllegalArgumentException("no encoding for Wyoming");
+            }
+            return super.scratch(value);
+        }
+    }
+
+    @Test
+    void aValueTheCodecRefuses_isKeptAsAnObject_andTheStateStaysObjectsForGood() {
+        EagerAutoValues refusing = new EagerAutoValues(1_000, 2_000, RefusingCodec::new);
+        HeapKeyedStateBackend heap = refusing.backend(ALL, 32, new ManualClock(0));
+        ValueState<Seller> sellers = heap.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        ValueState<Seller> newest = heap.stateStore().getState(new ValueStateDescriptor<>("newest"));
+        ListState<Seller> waiting = heap.stateStore().getListState(new ListStateDescriptor<>("waiting"));
+        for (long k = 0; k < 5_000; k++) {
+            heap.setCurrentKey(k);
+            sellers.update(new Seller(k, "n", "OR"));
+            newest.update(new Seller(k, "n", "OR"));
+            waiting.add(new Seller(k, "first", "OR"));
+        }
+        assertThat(refusing.made).hasSize(3).allMatch(AutoValues::encoded);
+        heap.setCurrentKey(7L);
+        sellers.update(new Seller(7, "n", "WY")); // a replacement
+        waiting.add(new Seller(7, "second", "WY")); // an append
+        heap.setCurrentKey(5_000L);
+        newest.update(new Seller(5_000, "n", "WY")); // a new entry
+        assertThat(refusing.made).allMatch(AutoValues::off).noneMatch(AutoValues::encoded);
+        heap.setCurrentKey(7L);
+        assertThat(sellers.value()).isEqualTo(new Seller(7, "n", "WY"));
+        assertThat(waiting.get()).containsExactly(new Seller(7, "first", "OR"), new Seller(7, "second", "WY"));
+        heap.setCurrentKey(5_000L);
+        assertThat(newest.value()).isEqualTo(new Seller(5_000, "n", "WY"));
+        heap.setCurrentKey(4_999L);
+        assertThat(sellers.value()).isEqualTo(new Seller(4_999, "n", "OR"));
+        assertThat(newest.value()).isEqualTo(new Seller(4_999, "n", "OR"));
+        assertThat(heap.entryCount()).isEqualTo(3 * 5_000 + 1);
+    }
+
     @Test
     void listState_isEncodedAsChains_andAMutableElementBringsItBackWithEveryElementInOrder() {
         ListState<Object> waiting = backend.stateStore().getListState(new ListStateDescriptor<>("waiting"));

@@ -15,14 +15,22 @@ final class EagerAutoValues {
     private final long minEntries;
     final List<AutoValues> made = new ArrayList<>();
 
+    private final java.util.function.Function<String, ArenaCodec> codecs;
+
     EagerAutoValues(long period, long minEntries) {
+        this(period, minEntries, ArenaCodec::new);
+    }
+
+    /** With {@code codecs} making each state's codec (a test's codec may refuse values). */
+    EagerAutoValues(long period, long minEntries, java.util.function.Function<String, ArenaCodec> codecs) {
         this.period = period;
         this.minEntries = minEntries;
+        this.codecs = codecs;
     }
 
     HeapKeyedStateBackend backend(KeyGroupRange range, int maxParallelism, Clock clock) {
         return new HeapKeyedStateBackend(null, range, maxParallelism, clock, HeapValues.AUTO, () -> {
-            AutoValues a = new AutoValues(period, period, minEntries);
+            AutoValues a = new AutoValues(period, period, minEntries, codecs);
             made.add(a);
             return a;
         });
