@@ -1,5 +1,6 @@
 package io.millrace.runtime.state.heap;
 
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,16 +32,16 @@ final class AutoValues {
 
     private final long minEntries;
     private final long maxPeriod;
+    /** Makes the codec of a state, by its name. */
+    private final Function<String, ArenaCodec> codecs;
     private long period;
     private long inserts;
     private long accesses;
-    /** Set once a mutable value was met: objects for good. */
+    /** Set once a value was met that cannot be kept encoded (mutable, or refused by the codec): objects for good. */
     private boolean off;
     private ArenaCodec codec;
     private int changes;
     private boolean encoded;
-
-    private final java.util.function.Function<String, ArenaCodec> codecs;
 
     AutoValues() {
         this(FIRST_PERIOD, MAX_PERIOD, MIN_ENTRIES, ArenaCodec::new);
@@ -50,7 +51,7 @@ final class AutoValues {
      * For tests: decisions every {@code period} inserts and accesses (doubling up to {@code maxPeriod}), from
      * {@code minEntries}, encoding with the codec {@code codecs} makes for a state's name.
      */
-    AutoValues(long period, long maxPeriod, long minEntries, java.util.function.Function<String, ArenaCodec> codecs) {
+    AutoValues(long period, long maxPeriod, long minEntries, Function<String, ArenaCodec> codecs) {
         this.period = period;
         this.maxPeriod = maxPeriod;
         this.minEntries = minEntries;
@@ -75,12 +76,11 @@ final class AutoValues {
         if (off) {
             return;
         }
+        if (++inserts + accesses >= period) {
+            decide(table); // first: the value below must not go into a state encoded just now unchecked
+        }
         if (table.serialized() && !KeyTable.immutableValue(value)) {
             refuse(table, value, "can change in place");
-            return;
-        }
-        if (++inserts + accesses >= period) {
-            decide(table);
         }
     }
 
@@ -133,15 +133,16 @@ final class AutoValues {
             changed(table, "encoded", size, in, touched);
         } else if (touched > in * DECODE_ABOVE) {
             table.decodeAll();
-            changed(table, "objects", table.size(), in, touched);
+            changed(table, "as objects", table.size(), in, touched);
         }
     }
 
-    private void changed(StateTable table, String now, long size, long in, long touched) {
+    /** The state now keeps its values {@code how} ("encoded" or "as objects"). */
+    private void changed(StateTable table, String how, long size, long in, long touched) {
         changes++;
         encoded = table.serialized();
         period = Math.min(maxPeriod, period * 2);
         LOG.info("{}: state '{}' ({} entries; {} reads or replacements for {} new entries) keeps its values {} now",
-                table.backend.operatorLabel(), table.name, size, touched, in, now.equals("encoded") ? "encoded" : "as objects");
+                table.backend.operatorLabel(), table.name, size, touched, in, how);
     }
 }

@@ -47,8 +47,9 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     final Clock clock;
     /** Named in restore failures; null when unknown. */
     private final String operatorName;
-    /** Whether value, list, reducing and aggregating state keep their values encoded; see the constructor. */
+    /** How value, list, reducing and aggregating state keep their values ({@code state.heap.values}). */
     private final HeapValues values;
+    /** Makes each such state's decisions under {@link HeapValues#AUTO}. */
     private final Supplier<AutoValues> autoValues;
     private final KeyGroupRange range;
     private final int maxParallelism;

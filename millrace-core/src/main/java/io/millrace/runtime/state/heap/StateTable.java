@@ -118,12 +118,10 @@ class StateTable implements KeyTable.ExpiryCheck {
     /** Replaces the value at position {@code p} (from {@link #entry}) of the current key's group. */
     final void setValue(int p, Object value) {
         if (auto != null) {
+            auto.access(this, true); // may encode the state: the value is looked at after
             if (serialized && !KeyTable.immutableValue(value)) {
                 auto.refuse(this, value, "can change in place"); // back to objects, positions unchanged
-            } else {
-                auto.access(this, true);
-            }
-            if (serialized) {
+            } else if (serialized) {
                 try {
                     groups[backend.groupIndex].setValue(p, value);
                     return;
@@ -261,11 +259,6 @@ class StateTable implements KeyTable.ExpiryCheck {
             }
             done++;
         }
-    }
-
-    /** Whether the state's values are lists. */
-    final boolean lists() {
-        return lists;
     }
 
     /**

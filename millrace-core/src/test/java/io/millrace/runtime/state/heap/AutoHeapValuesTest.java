@@ -99,6 +99,29 @@ class AutoHeapValuesTest {
     }
 
     @Test
+    void aMutableValueWhoseWriteMakesTheDecision_isNotEncodedWithTheState() {
+        for (boolean replacement : new boolean[] {false, true}) {
+            EagerAutoValues eager = new EagerAutoValues(1_000, 2_000);
+            HeapKeyedStateBackend heap = eager.backend(ALL, 32, new ManualClock(0));
+            ValueState<Object> values = heap.stateStore().getState(new ValueStateDescriptor<>("values"));
+            for (long k = 0; k < 2_999; k++) {
+                heap.setCurrentKey(k);
+                values.update(new Seller(k, "n", "OR"));
+            }
+            assertThat(eager.made.get(0).changes()).isZero();
+            // the 3,000th operation decides (2,999 entries, no reads): to encode, but its own value is mutable
+            heap.setCurrentKey(replacement ? 5L : 2_999L);
+            List<String> mutable = new ArrayList<>(List.of("a"));
+            values.update(mutable);
+            AutoValues decisions = eager.made.get(0);
+            assertThat(decisions.changes()).as("encoded, then back").isEqualTo(2);
+            assertThat(decisions.off()).isTrue();
+            mutable.add("b");
+            assertThat(values.value()).as(replacement ? "replacement" : "new entry").isSameAs(mutable);
+        }
+    }
+
+    @Test
     void aMutableValueWrittenToAnEncodedState_bringsItBackToObjectsForGood() {
         ValueState<Object> values = backend.stateStore().getState(new ValueStateDescriptor<>("values"));
         for (long k = 0; k < 5_000; k++) {
