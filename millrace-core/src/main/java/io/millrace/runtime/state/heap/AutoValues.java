@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * ({@link ValueArena}). A large state whose values are read or replaced less often than new ones come in (a
  * join's waiting rows, q3's persons) is encoded: young collections then copy none of it, where kept as objects
  * every value it gains is copied once or twice before it is old, and those copies are what the collections'
- * pauses are made of. A state read or replaced four times per new entry or more is decoded again, since each
+ * pauses are made of. A state read or replaced more than four times per new entry is decoded again, since each
  * read of an encoded value decodes a copy. Only {@linkplain ImmutableClasses immutable} values are encoded: the
  * first mutable one (there, or written later) sends the state back to objects for good, so that changing a value
  * in place keeps working as it does with objects. Task thread only.
