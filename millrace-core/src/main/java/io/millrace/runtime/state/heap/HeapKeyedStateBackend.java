@@ -80,11 +80,12 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     /** The current key's group's index in the tables ({@code group - range.start()}). */
     int groupIndex = -1;
 
+    /** A backend for an unnamed operator, values kept as objects. */
     public HeapKeyedStateBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
         this(null, range, maxParallelism, clock);
     }
 
-    /** A backend whose restore failures name {@code operatorName} (null when unknown). */
+    /** A backend whose restore failures name {@code operatorName} (null when unknown); values kept as objects. */
     public HeapKeyedStateBackend(String operatorName, KeyGroupRange range, int maxParallelism, Clock clock) {
         this(operatorName, range, maxParallelism, clock, false);
     }
