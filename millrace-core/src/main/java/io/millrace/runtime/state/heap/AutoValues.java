@@ -96,6 +96,15 @@ final class AutoValues {
                 table.backend.operatorLabel(), table.name, value.getClass().getName(), why);
     }
 
+    /**
+     * The codec refused {@code value} ({@code refusal}, whose cause says why; its own message names the serialized
+     * mode, which this state was not asked for): objects from now on.
+     */
+    void refuseUnencodable(StateTable table, Object value, IllegalArgumentException refusal) {
+        Throwable why = refusal.getCause() != null ? refusal.getCause() : refusal;
+        refuse(table, value, "cannot be encoded (" + why.getMessage() + ")");
+    }
+
     /** Whether values of this state are never encoded again. */
     boolean off() {
         return off;

@@ -57,7 +57,7 @@ class StateTable implements KeyTable.ExpiryCheck {
         this.entryTtl = entryTtl && ttl.enabled();
         this.groups = new KeyTable[backend.keyGroupRange().size()];
         ArenaCodec codec = serialized ? new ArenaCodec(name) : null;
-        this.serialized = serialized && auto == null;
+        this.serialized = serialized;
         for (int i = 0; i < groups.length; i++) {
             groups[i] = new KeyTable(this.entryTtl, codec, lists);
         }
@@ -126,7 +126,7 @@ class StateTable implements KeyTable.ExpiryCheck {
                     groups[backend.groupIndex].setValue(p, value);
                     return;
                 } catch (IllegalArgumentException cannotEncode) {
-                    auto.refuse(this, value, "cannot be encoded (" + cannotEncode.getMessage() + ")"); // then as an object
+                    auto.refuseUnencodable(this, value, cannotEncode); // then as an object
                 }
             }
         }
@@ -169,7 +169,7 @@ class StateTable implements KeyTable.ExpiryCheck {
             groups[backend.groupIndex].appendElement(p, element);
             return true;
         } catch (IllegalArgumentException cannotEncode) {
-            auto.refuse(this, element, "cannot be encoded (" + cannotEncode.getMessage() + ")");
+            auto.refuseUnencodable(this, element, cannotEncode);
             return false;
         }
     }
@@ -196,7 +196,7 @@ class StateTable implements KeyTable.ExpiryCheck {
                 return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
             } catch (IllegalArgumentException cannotEncode) {
                 // an immutable value the codec refuses: the state keeps objects from now on, this one included
-                auto.refuse(this, value, "cannot be encoded (" + cannotEncode.getMessage() + ")");
+                auto.refuseUnencodable(this, value, cannotEncode);
             }
         }
         return groups[b.groupIndex].insert(b.requireKey(this), b.keyHash(), value, expiry);
@@ -266,12 +266,12 @@ class StateTable implements KeyTable.ExpiryCheck {
      * {@linkplain ImmutableClasses immutable} or cannot be encoded. Values kept as objects only.
      */
     final boolean encodeAll(ArenaCodec codec) {
-        KeyTable.Encoded[] encoded = new KeyTable.Encoded[groups.length];
-        for (int i = 0; i < groups.length; i++) {
-            if (!groups[i].valuesImmutable()) {
+        for (KeyTable group : groups) {
+            if (!group.valuesImmutable()) {
                 return false;
             }
         }
+        KeyTable.Encoded[] encoded = new KeyTable.Encoded[groups.length];
         try {
             for (int i = 0; i < groups.length; i++) {
                 encoded[i] = groups[i].encodeValues(codec, lists);
