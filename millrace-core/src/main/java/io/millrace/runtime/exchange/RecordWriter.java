@@ -15,8 +15,9 @@ import java.util.function.BooleanSupplier;
  * waking every consumer, so a source that moves its watermark after each poll would otherwise hand over
  * small batches and wake its consumers several times per batch of records. A watermark held back goes out
  * at the latest after the watermark interval, after a few full batches per channel, at the next
- * {@link #flush}, or before the next control element; holding a watermark back is always safe, it only
- * arrives later. A watermark that released records goes out at once, though: when the task marks the start of a
+ * {@link #flush}, with the partial batches a task sends when it runs dry ({@link #flushBeforeWaiting}; alone, a
+ * watermark then waits for its interval, and the task wakes for it), or before the next control element; holding
+ * a watermark back is always safe, it only arrives later. A watermark that released records goes out at once, though: when the task marks the start of a
  * watermark's passage through its chain ({@link #watermarkStarts}) and records come out before the watermark does
  * (windows or timers fired, a local aggregation flushed its partials), those records are results that consumers
  * wait for, and the watermark that completes them is what lets the next stage fire in turn.
@@ -154,13 +155,43 @@ public final class RecordWriter {
 
     /** Sends every partial batch now, then the watermark held back, if any. */
     public void flush() {
+        flushBatches();
+        sendHeldWatermark();
+    }
+
+    /**
+     * The task is about to wait for input: sends every partial batch now, and the watermark held back if batches
+     * went out with it or its interval has passed. Returns how many nanoseconds until a watermark still held back
+     * is due ({@code Long.MAX_VALUE}: none held), which the task waits at most: a watermark alone wakes every
+     * consumer, and a task that runs dry after every few records would otherwise wake them all that often.
+     */
+    public long flushBeforeWaiting(long now) {
+        boolean sent = flushBatches();
+        if (pendingWatermark <= sentWatermark) {
+            return Long.MAX_VALUE;
+        }
+        long due = watermarkSentNanos + watermarkIntervalNanos - now;
+        if (sent || due <= 0) {
+            sendHeldWatermark();
+            return Long.MAX_VALUE;
+        }
+        return due;
+    }
+
+    private boolean flushBatches() {
+        boolean sent = false;
         for (int c = 0; c < channels.length; c++) {
             RecordBatch b = open[c];
             if (b != null) {
                 open[c] = null;
                 send(c, b);
+                sent = true;
             }
         }
+        return sent;
+    }
+
+    private void sendHeldWatermark() {
         if (pendingWatermark > sentWatermark) {
             sentWatermark = pendingWatermark;
             watermarkSentNanos = clock.nanoTime();

@@ -85,9 +85,9 @@ public final class SourceTask extends Task {
                     return;
                 }
                 if (status == InputStatus.NOTHING_AVAILABLE) {
-                    beforeWaiting();
+                    long held = beforeWaiting();
                     long expected = source.nanosUntilAvailable();
-                    idleWait(expected >= 0 ? Math.min(expected, NOTHING_AVAILABLE_PARK_NANOS) : NOTHING_AVAILABLE_PARK_NANOS);
+                    idleWait(Math.min(held, expected >= 0 ? Math.min(expected, NOTHING_AVAILABLE_PARK_NANOS) : NOTHING_AVAILABLE_PARK_NANOS));
                 } else {
                     flushIfDue();
                 }

@@ -76,8 +76,7 @@ final class StreamTask extends Task {
                     flushAll();
                     return;
                 }
-                beforeWaiting();
-                idleWait(IDLE_PARK_NANOS);
+                idleWait(Math.min(IDLE_PARK_NANOS, beforeWaiting()));
                 continue;
             }
             InputGate.InputChannel in = gate.current();

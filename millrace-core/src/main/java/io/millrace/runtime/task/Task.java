@@ -175,13 +175,22 @@ public abstract class Task implements Runnable {
 
     /**
      * The task ran out of input and will wait: the chain sends what it holds back ({@link
-     * io.millrace.runtime.operator.StreamOperator#beforeWaiting}), then every partial batch goes out.
+     * io.millrace.runtime.operator.StreamOperator#beforeWaiting}), then every partial batch goes out. Returns the
+     * longest the task may wait: until a watermark still held back is due ({@link RecordWriter#flushBeforeWaiting}),
+     * {@code Long.MAX_VALUE} when none is.
      */
-    protected final void beforeWaiting() throws Exception {
+    protected final long beforeWaiting() throws Exception {
         for (ChainMember m : chain) {
             m.operator().beforeWaiting();
         }
-        flushAll();
+        long now = clock.nanoTime();
+        lastFlushNanos = now;
+        long due = Long.MAX_VALUE;
+        for (RecordWriter w : writers) {
+            due = Math.min(due, w.flushBeforeWaiting(now));
+        }
+        flushSinks();
+        return due;
     }
 
     /**
@@ -200,6 +209,10 @@ public abstract class Task implements Runnable {
         for (RecordWriter w : writers) {
             w.flush();
         }
+        flushSinks();
+    }
+
+    private void flushSinks() throws Exception {
         for (FlushedWhenIdle s : sinks) {
             s.flushIdle();
         }

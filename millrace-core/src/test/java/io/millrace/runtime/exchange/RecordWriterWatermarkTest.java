@@ -122,6 +122,46 @@ class RecordWriterWatermarkTest {
     }
 
     @Test
+    void beforeWaiting_aWatermarkAloneStaysHeldUntilItsIntervalPasses_andTheWaitEndsThen() {
+        Channel[] chs = channels(2, 64, 8);
+        RecordWriter w = writer(chs, 5 * INTERVAL_NANOS);
+        w.emitWatermark(1);
+        drain(chs[0]);
+        drain(chs[1]);
+        clock.advance(Duration.ofMillis(2));
+        w.emitWatermark(2);
+
+        assertThat(w.flushBeforeWaiting(clock.nanoTime())).as("nanoseconds until the held watermark is due").isEqualTo(3_000_000);
+        assertThat(drain(chs[0])).as("no consumer is woken for a watermark alone within the interval").isEmpty();
+        assertThat(drain(chs[1])).isEmpty();
+
+        clock.advance(Duration.ofMillis(3));
+        assertThat(w.flushBeforeWaiting(clock.nanoTime())).isEqualTo(Long.MAX_VALUE);
+        assertThat(drain(chs[0])).containsExactly(new ControlElement.WatermarkElement(2));
+        assertThat(drain(chs[1])).containsExactly(new ControlElement.WatermarkElement(2));
+        assertThat(w.flushBeforeWaiting(clock.nanoTime())).as("nothing held any more").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void beforeWaiting_partialBatchesGoOut_andTheHeldWatermarkWithThem() {
+        Channel[] chs = channels(2, 64, 8);
+        RecordWriter w = writer(chs, INTERVAL_NANOS);
+        w.emitWatermark(1);
+        drain(chs[0]);
+        drain(chs[1]);
+        w.emit("a", 4);
+        w.emitWatermark(4);
+        assertThat(drain(chs[0])).isEmpty();
+
+        assertThat(w.flushBeforeWaiting(clock.nanoTime())).isEqualTo(Long.MAX_VALUE);
+        List<Object> all = new ArrayList<>(drain(chs[0]));
+        all.addAll(drain(chs[1]));
+        assertThat(all).as("the consumers are woken for the batch anyway: the watermark rides along")
+                .containsExactlyInAnyOrder("a", new ControlElement.WatermarkElement(4), new ControlElement.WatermarkElement(4));
+        assertThat(w.sentWatermark()).isEqualTo(4);
+    }
+
+    @Test
     void whenAControlElementFollows_thenTheHeldBackWatermarkPrecedesIt() {
         Channel[] chs = channels(2, 64, 8);
         RecordWriter w = writer(chs, INTERVAL_NANOS);
