@@ -20,9 +20,9 @@ import java.util.Locale;
  * the measured rate, or of a longer unpaced run's rate when that is lower ({@link BenchDriver#latencyRate})</td></tr>
  * <tr><td>--seed</td><td>42</td><td>generator seed</td></tr>
  * <tr><td>--second-step</td><td>each query's plan</td><td>q5 and q7 on the DataStream engines: a window per auction,
- * then the best of each window by a keyed process function with a timer ({@code process}, q5's default) or by a
- * tumbling window {@code reduce} keyed by window end ({@code reduce}); q7's default is one window over all bids.
- * Results are the same; other plans than the default are labelled {@code q5/reduce}, {@code q7/process},
+ * then the best of each window by a keyed process function with a timer ({@code process}) or by a tumbling window
+ * {@code reduce} keyed by window end ({@code reduce}, q5's default); q7's default is one window over all bids.
+ * Results are the same; other plans than the default are labelled {@code q5/process}, {@code q7/process},
  * {@code q7/reduce}</td></tr>
  * </table>
  */
@@ -116,7 +116,8 @@ public final class BenchOptions implements java.io.Serializable {
     /**
      * How q5 or q7 finds the best of each window; null for the other queries. "all": q7 as one window over all bids
      * ({@code windowAll}, its default); "process" or "reduce": a keyed window per auction first, then the second step
-     * of {@link #secondStep} (q5's default is "process": its counts per auction need the keyed window).
+     * of {@link #secondStep} (q5's default is "reduce": its counts per auction need the keyed window, and the best of
+     * them is one more aggregation, which an engine may pre-aggregate where the counts are made).
      */
     public String bestOfWindow() {
         if (query != Query.Q5 && query != Query.Q7) {
@@ -126,7 +127,7 @@ public final class BenchOptions implements java.io.Serializable {
     }
 
     private String defaultBestOfWindow() {
-        return query == Query.Q7 ? "all" : "process";
+        return query == Query.Q7 ? "all" : "reduce";
     }
 
     /** The query as result lines name it: its id, with "/process" or "/reduce" when not the query's default plan. */

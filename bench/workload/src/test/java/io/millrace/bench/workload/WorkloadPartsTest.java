@@ -100,14 +100,14 @@ class WorkloadPartsTest {
     void secondStep_choosesHowQ5AndQ7TakeTheBestOfAWindow_labelsOtherPlans_carriesIntoTheWarmup_andRefusesOtherValues() {
         assertThat(BenchOptions.parse("--query", "q7").bestOfWindow()).isEqualTo("all");
         assertThat(BenchOptions.parse("--query", "q7").queryLabel()).isEqualTo("q7");
-        assertThat(BenchOptions.parse("--query", "q5").bestOfWindow()).isEqualTo("process");
+        assertThat(BenchOptions.parse("--query", "q5").bestOfWindow()).isEqualTo("reduce");
         assertThat(BenchOptions.parse("--query", "q5").queryLabel()).isEqualTo("q5");
         BenchOptions o = BenchOptions.parse("--query", "q7", "--second-step", "reduce");
         assertThat(o.queryLabel()).isEqualTo("q7/reduce");
         assertThat(o.forWarmup().bestOfWindow()).isEqualTo("reduce");
         assertThat(BenchOptions.parse("--query", "q7", "--second-step", "process").queryLabel()).isEqualTo("q7/process");
-        assertThat(BenchOptions.parse("--query", "q5", "--second-step", "process").queryLabel()).isEqualTo("q5");
-        assertThat(BenchOptions.parse("--query", "q5", "--second-step", "reduce").queryLabel()).isEqualTo("q5/reduce");
+        assertThat(BenchOptions.parse("--query", "q5", "--second-step", "reduce").queryLabel()).isEqualTo("q5");
+        assertThat(BenchOptions.parse("--query", "q5", "--second-step", "process").queryLabel()).isEqualTo("q5/process");
         assertThat(BenchOptions.parse("--query", "q8", "--second-step", "reduce").queryLabel()).isEqualTo("q8");
         assertThat(BenchOptions.parse("--query", "q8", "--second-step", "reduce").bestOfWindow()).isNull();
         assertThatThrownBy(() -> BenchOptions.parse("--second-step", "merge")).hasMessageContaining("--second-step is process or reduce, not merge");
