@@ -17,10 +17,11 @@ import java.util.function.BooleanSupplier;
  * at the latest after the watermark interval, after a few full batches per channel, at the next
  * {@link #flush}, with the partial batches a task sends when it runs dry ({@link #flushBeforeWaiting}; alone, a
  * watermark then waits for its interval, and the task wakes for it), or before the next control element; holding
- * a watermark back is always safe, it only arrives later. A watermark that released records goes out at once, though: when the task marks the start of a
- * watermark's passage through its chain ({@link #watermarkStarts}) and records come out before the watermark does
- * (windows or timers fired, a local aggregation flushed its partials), those records are results that consumers
- * wait for, and the watermark that completes them is what lets the next stage fire in turn.
+ * a watermark back is always safe, it only arrives later. A watermark that released records goes out at once,
+ * though: when the task marks the start of a watermark's passage through its chain ({@link #watermarkStarts}) and
+ * records come out before the watermark does (windows or timers fired, a local aggregation flushed its partials),
+ * those records are results that consumers wait for, and the watermark that completes them is what lets the next
+ * stage fire in turn.
  */
 public final class RecordWriter {
     /** Full batches per channel after which a held-back watermark goes out whatever the clock says. */
