@@ -62,10 +62,13 @@ public final class BenchDriver {
 
         double[] seconds = new double[options.runs];
         for (int r = 0; r < options.runs; r++) {
+            long cpuBefore = processCpuNanos();
             Probe.RunFigures measured = runOnce(options, events, 0, false);
+            long cpu = processCpuNanos() - cpuBefore;
             seconds[r] = measured.seconds();
-            note("measured%s: %,d events, %,d results in %.3f s: %,.0f events/s", options.runs > 1 ? " " + (r + 1) + "/" + options.runs : "",
-                    events, measured.results(), measured.seconds(), events / measured.seconds());
+            note("measured%s: %,d events, %,d results in %.3f s: %,.0f events/s; process CPU %.2f s, %.1f ns per event",
+                    options.runs > 1 ? " " + (r + 1) + "/" + options.runs : "", events, measured.results(), measured.seconds(),
+                    events / measured.seconds(), cpu / 1e9, (double) cpu / events);
         }
         double median = median(seconds);
         double eps = events / median;
@@ -156,6 +159,15 @@ public final class BenchDriver {
         double[] sorted = seconds.clone();
         java.util.Arrays.sort(sorted);
         return sorted[sorted.length / 2];
+    }
+
+    /**
+     * CPU time of this whole JVM so far (every thread: the engine's, its compilers', the collector's), in ns; a
+     * steadier figure than the wall time on a shared machine, whose idle moments it leaves out.
+     */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     static void note(String format, Object... args) {

@@ -1,6 +1,7 @@
 package io.millrace.runtime.state.heap;
 
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,9 +12,16 @@ import org.slf4j.LoggerFactory;
  * join's waiting rows, q3's persons) is encoded: young collections then copy none of it, where kept as objects
  * every value it gains is copied once or twice before it is old, and those copies are what the collections'
  * pauses are made of. A state read or replaced more than four times per new entry is decoded again, since each
- * read of an encoded value decodes a copy. Only {@linkplain ImmutableClasses immutable} values are encoded: the
- * first mutable one (there, or written later) sends the state back to objects for good, so that changing a value
- * in place keeps working as it does with objects. Task thread only.
+ * read of an encoded value decodes a copy. Encoding pays only for values that outlive a young collection: a state
+ * whose entries go about as fast as they come (q8's persons, gone when their 10 s window ends, 36 ms of wall time
+ * at 28 M events/s) holds values that die young, which a collection never copies; such a state stays, or goes back
+ * to, objects. An entry's lifetime is estimated at each decision by Little's law, the entries held times the time
+ * over the entries gone, both summed over the last few decisions (a join removes its entries in bursts, when a
+ * window ends), and never taken as longer than the state has had entries; it is compared with the mean time
+ * between the JVM's young collections ({@link CollectionCadence}). Only
+ * {@linkplain ImmutableClasses immutable} values are encoded: the first mutable one (there, or written later)
+ * sends the state back to objects for good, so that changing a value in place keeps working as it does with
+ * objects. Task thread only.
  */
 final class AutoValues {
     private static final Logger LOG = LoggerFactory.getLogger(AutoValues.class);
@@ -29,11 +37,31 @@ final class AutoValues {
     static final double ENCODE_BELOW = 1.0;
     /** ... and decoded again when they are above this. */
     static final double DECODE_ABOVE = 4.0;
+    /**
+     * Encoded only when an entry's estimated lifetime is at least this share of the time between young collections
+     * (that share of the entries, roughly, is still there when one comes) ...
+     */
+    static final double OUTLIVES_SHARE = 0.25;
+    /** ... and decoded again when it falls below this share. */
+    static final double DIES_YOUNG_SHARE = 0.125;
+    /** What the lifetime's sums keep of their past at each decision. */
+    static final double LIFETIME_DECAY = 0.5;
 
     private final long minEntries;
     private final long maxPeriod;
     /** Makes the codec of a state, by its name. */
     private final Function<String, ArenaCodec> codecs;
+    private final LongSupplier nanoClock;
+    /** The mean time between young collections, ns (0: every state counts as long-lived). */
+    private final LongSupplier collectionInterval;
+    private long decidedNanos;
+    /** When the first entry came in (0: none yet). */
+    private long firstInsertNanos;
+    /** The state's entries at the last decision. */
+    private long decidedSize;
+    /** Entries held times ns, and entries gone, over the last few decisions (decayed by {@link #LIFETIME_DECAY}). */
+    private double heldNanos;
+    private double gone;
     private long period;
     private long inserts;
     private long accesses;
@@ -44,18 +72,28 @@ final class AutoValues {
     private boolean encoded;
 
     AutoValues() {
-        this(FIRST_PERIOD, MAX_PERIOD, MIN_ENTRIES, ArenaCodec::new);
+        this(FIRST_PERIOD, MAX_PERIOD, MIN_ENTRIES, ArenaCodec::new, System::nanoTime, CollectionCadence::meanIntervalNanos);
     }
 
     /**
      * For tests: decisions every {@code period} inserts and accesses (doubling up to {@code maxPeriod}), from
-     * {@code minEntries}, encoding with the codec {@code codecs} makes for a state's name.
+     * {@code minEntries}, encoding with the codec {@code codecs} makes for a state's name; every state counts as
+     * long-lived.
      */
     AutoValues(long period, long maxPeriod, long minEntries, Function<String, ArenaCodec> codecs) {
+        this(period, maxPeriod, minEntries, codecs, System::nanoTime, () -> 0);
+    }
+
+    /** For tests: as above, with the time ({@code nanoClock}) and the time between young collections given. */
+    AutoValues(long period, long maxPeriod, long minEntries, Function<String, ArenaCodec> codecs, LongSupplier nanoClock,
+            LongSupplier collectionInterval) {
         this.period = period;
         this.maxPeriod = maxPeriod;
         this.minEntries = minEntries;
         this.codecs = codecs;
+        this.nanoClock = nanoClock;
+        this.collectionInterval = collectionInterval;
+        this.decidedNanos = nanoClock.getAsLong();
     }
 
     /**
@@ -75,6 +113,9 @@ final class AutoValues {
     void insert(StateTable table, Object value) {
         if (off) {
             return;
+        }
+        if (firstInsertNanos == 0) {
+            firstInsertNanos = Math.max(1, nanoClock.getAsLong());
         }
         if (++inserts + accesses >= period) {
             decide(table); // first: the value below must not go into a state encoded just now unchecked
@@ -125,9 +166,21 @@ final class AutoValues {
         long touched = accesses;
         inserts = 0;
         accesses = 0;
+        long now = nanoClock.getAsLong();
+        long size = table.size();
+        // entries gone since the last decision (removed, or expired and swept); restored entries come in uncounted
+        long removed = Math.max(0, decidedSize + in - size);
+        heldNanos = heldNanos * LIFETIME_DECAY + (decidedSize + size) / 2.0 * (now - decidedNanos);
+        gone = gone * LIFETIME_DECAY + removed;
+        double lifetime = Math.min(gone > 0 ? heldNanos / gone : Double.POSITIVE_INFINITY,
+                firstInsertNanos == 0 ? 0 : now - firstInsertNanos);
+        decidedNanos = now;
+        decidedSize = size;
+        long interval = collectionInterval.getAsLong();
+        // the estimated lifetime as a share of the time between young collections
+        double lifeShare = interval <= 0 ? Double.POSITIVE_INFINITY : lifetime / interval;
         if (!table.serialized()) {
-            long size;
-            if (touched >= in * ENCODE_BELOW || (size = table.size()) < minEntries) {
+            if (touched >= in * ENCODE_BELOW || size < minEntries || lifeShare < OUTLIVES_SHARE) {
                 return;
             }
             if (codec == null) {
@@ -139,19 +192,22 @@ final class AutoValues {
                         table.backend.operatorLabel(), table.name);
                 return;
             }
-            changed(table, "encoded", size, in, touched);
-        } else if (touched > in * DECODE_ABOVE) {
+            changed(table, "encoded", size, in, touched, lifetime, interval);
+        } else if (touched > in * DECODE_ABOVE || lifeShare < DIES_YOUNG_SHARE) {
             table.decodeAll();
-            changed(table, "as objects", table.size(), in, touched);
+            changed(table, "as objects", size, in, touched, lifetime, interval);
         }
     }
 
     /** The state now keeps its values {@code how} ("encoded" or "as objects"). */
-    private void changed(StateTable table, String how, long size, long in, long touched) {
+    private void changed(StateTable table, String how, long size, long in, long touched, double lifetime, long interval) {
         changes++;
         encoded = table.serialized();
         period = Math.min(maxPeriod, period * 2);
-        LOG.info("{}: state '{}' ({} entries; {} reads or replacements for {} new entries) keeps its values {} now",
-                table.backend.operatorLabel(), table.name, size, touched, in, how);
+        if (LOG.isInfoEnabled()) {
+            LOG.info("{}: state '{}' ({} entries; {} reads or replacements for {} new entries; an entry lives about {} ms, "
+                    + "young collections come every {} ms) keeps its values {} now", table.backend.operatorLabel(), table.name,
+                    size, touched, in, Math.round(lifetime / 1e6), interval <= 0 ? "-" : Math.round(interval / 1e6), how);
+        }
     }
 }

@@ -83,6 +83,93 @@ class AutoHeapValuesTest {
         assertThat(sellers.value()).isEqualTo(new Seller(4_999, "n4999", "CA")).isSameAs(sellers.value());
     }
 
+    /**
+     * A join's waiting rows that go as fast as they come: each key's value is cleared {@code lifeMillis} of the
+     * clock after it came, one key coming every 10 µs, with young collections every second; a quarter of the
+     * values are read before they go.
+     */
+    private static EagerAutoValues churn(ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis, long keys) {
+        EagerAutoValues churning = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> 1_000_000_000L);
+        HeapKeyedStateBackend b = churning.backend(ALL, 32, new ManualClock(0));
+        ValueState<Seller> sellers = b.stateStore().getState(descriptor);
+        long perKeyNanos = 10_000;
+        long lag = lifeMillis * 1_000_000 / perKeyNanos; // keys held at once
+        for (long k = 0; k < keys; k++) {
+            clock[0] += perKeyNanos;
+            b.setCurrentKey(k);
+            sellers.update(new Seller(k, "n" + k, "WA"));
+            if (k >= lag) {
+                b.setCurrentKey(k - lag);
+                if (k % 4 == 0) { // a quarter of a read per new entry: seldom read
+                    assertThat(sellers.value()).as("key %d before it goes", k - lag).isEqualTo(new Seller(k - lag, "n" + (k - lag), "WA"));
+                }
+                sellers.clear();
+            }
+        }
+        return churning;
+    }
+
+    @Test
+    void aLargeStateWhoseEntriesDieYoung_staysObjects_howeverSeldomRead() {
+        long[] clock = {1};
+        // 100 ms lives (10,000 entries held) against a collection every second: few values would ever be copied
+        EagerAutoValues shortLived = churn(new ValueStateDescriptor<>("sellers"), clock, 100, 200_000);
+        assertThat(shortLived.made.get(0).changes()).as("entries live a tenth of the time between collections").isZero();
+        // the same flow, entries living 400 ms: most meet a collection
+        EagerAutoValues longLived = churn(new ValueStateDescriptor<>("sellers"), clock, 400, 200_000);
+        assertThat(longLived.made.get(0).encoded()).as("entries live 0.4 of the time between collections").isTrue();
+    }
+
+    @Test
+    void aStateNeverCleared_isEncodedOnceItHasHeldEntriesForAQuarterOfTheTimeBetweenCollections() {
+        long[] clock = {1};
+        EagerAutoValues growing = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> 1_000_000_000L);
+        HeapKeyedStateBackend b = growing.backend(ALL, 32, new ManualClock(0));
+        ValueState<Seller> sellers = b.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        long k = 0;
+        for (; k < 20_000; k++) { // 200 ms: younger than a quarter of a second, whatever it may become
+            clock[0] += 10_000;
+            b.setCurrentKey(k);
+            sellers.update(new Seller(k, "n", "WY"));
+        }
+        AutoValues decisions = growing.made.get(0);
+        assertThat(decisions.changes()).as("the oldest entry is 200 ms old").isZero();
+        for (; k < 30_000; k++) {
+            clock[0] += 10_000;
+            b.setCurrentKey(k);
+            sellers.update(new Seller(k, "n", "WY"));
+        }
+        assertThat(decisions.encoded()).as("the oldest entry is 300 ms old, none has gone").isTrue();
+    }
+
+    @Test
+    void anEncodedStateWhoseEntriesStartDyingYoung_goesBackToObjects() {
+        long[] clock = {1};
+        long[] interval = {0}; // at first: every state counts as long-lived
+        EagerAutoValues changing = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> interval[0]);
+        HeapKeyedStateBackend b = changing.backend(ALL, 32, new ManualClock(0));
+        ValueState<Seller> sellers = b.stateStore().getState(new ValueStateDescriptor<>("sellers"));
+        for (long k = 0; k < 5_000; k++) {
+            clock[0] += 10_000;
+            b.setCurrentKey(k);
+            sellers.update(new Seller(k, "n", "AZ"));
+        }
+        AutoValues decisions = changing.made.get(0);
+        assertThat(decisions.encoded()).isTrue();
+        interval[0] = 1_000_000_000L; // collections every second; from now on each entry lives 10 ms
+        for (long k = 5_000; k < 100_000; k++) {
+            clock[0] += 10_000;
+            b.setCurrentKey(k);
+            sellers.update(new Seller(k, "n", "AZ"));
+            b.setCurrentKey(k - 1_000);
+            sellers.clear();
+        }
+        assertThat(decisions.encoded()).as("entries now live 10 ms against collections every second").isFalse();
+        assertThat(decisions.changes()).isEqualTo(2);
+        b.setCurrentKey(99_999L);
+        assertThat(sellers.value()).isEqualTo(new Seller(99_999, "n", "AZ")).isSameAs(sellers.value());
+    }
+
     @Test
     void mutableValues_areNeverEncoded_andChangesInPlaceStay() {
         ValueState<List<Long>> lists = backend.stateStore().getState(new ValueStateDescriptor<>("lists"));
