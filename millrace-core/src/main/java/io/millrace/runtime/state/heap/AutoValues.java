@@ -55,8 +55,9 @@ final class AutoValues {
     /** The mean time between young collections, ns (0: every state counts as long-lived). */
     private final LongSupplier collectionInterval;
     private long decidedNanos;
-    /** When the first entry came in (0: none yet). */
-    private long firstInsertNanos;
+    /** Whether an entry came in, and when the first did (restored entries do not count: the age is then underestimated). */
+    private boolean hadEntries;
+    private long entriesSinceNanos;
     /** The state's entries at the last decision. */
     private long decidedSize;
     /** Entries held times ns, and entries gone, over the last few decisions (decayed by {@link #LIFETIME_DECAY}). */
@@ -114,8 +115,9 @@ final class AutoValues {
         if (off) {
             return;
         }
-        if (firstInsertNanos == 0) {
-            firstInsertNanos = Math.max(1, nanoClock.getAsLong());
+        if (!hadEntries) {
+            hadEntries = true;
+            entriesSinceNanos = nanoClock.getAsLong();
         }
         if (++inserts + accesses >= period) {
             decide(table); // first: the value below must not go into a state encoded just now unchecked
@@ -173,7 +175,7 @@ final class AutoValues {
         heldNanos = heldNanos * LIFETIME_DECAY + (decidedSize + size) / 2.0 * (now - decidedNanos);
         gone = gone * LIFETIME_DECAY + removed;
         double lifetime = Math.min(gone > 0 ? heldNanos / gone : Double.POSITIVE_INFINITY,
-                firstInsertNanos == 0 ? 0 : now - firstInsertNanos);
+                hadEntries ? now - entriesSinceNanos : 0);
         decidedNanos = now;
         decidedSize = size;
         long interval = collectionInterval.getAsLong();
