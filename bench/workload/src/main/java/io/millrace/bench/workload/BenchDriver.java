@@ -162,8 +162,8 @@ public final class BenchDriver {
     }
 
     /**
-     * CPU time of this whole JVM so far (every thread: the engine's, its compilers', the collector's), in ns; a
-     * steadier figure than the wall time on a shared machine, whose idle moments it leaves out.
+     * CPU time of this whole JVM so far (every thread: the engine's, its compilers', the collector's), in ns. Over a
+     * measured run it tells time spent from time waited for a core (docs/benchmarks.md, "The command").
      */
     static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
