@@ -66,9 +66,10 @@ public final class BenchDriver {
             Probe.RunFigures measured = runOnce(options, events, 0, false);
             long cpu = processCpuNanos() - cpuBefore;
             seconds[r] = measured.seconds();
-            note("measured%s: %,d events, %,d results in %.3f s: %,.0f events/s; process CPU %.2f s, %.1f ns per event",
+            note("measured%s: %,d events, %,d results in %.3f s: %,.0f events/s; %s",
                     options.runs > 1 ? " " + (r + 1) + "/" + options.runs : "", events, measured.results(), measured.seconds(),
-                    events / measured.seconds(), cpu / 1e9, (double) cpu / events);
+                    events / measured.seconds(), cpuBefore < 0 ? "process CPU unknown (this JVM does not tell)"
+                            : String.format(java.util.Locale.ROOT, "process CPU %.2f s, %.1f ns per event", cpu / 1e9, (double) cpu / events));
         }
         double median = median(seconds);
         double eps = events / median;
@@ -162,12 +163,13 @@ public final class BenchDriver {
     }
 
     /**
-     * CPU time of this whole JVM so far (every thread: the engine's, its compilers', the collector's), in ns. Over a
-     * measured run it tells time spent from time waited for a core (docs/benchmarks.md, "The command").
+     * CPU time of this whole JVM so far (every thread: the engine's, its compilers', the collector's), in ns, or -1
+     * where the JVM has no such figure. Over a measured run it tells time spent from time waited for a core
+     * (docs/benchmarks.md, "The command").
      */
     static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     static void note(String format, Object... args) {
