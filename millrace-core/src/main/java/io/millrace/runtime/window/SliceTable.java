@@ -38,6 +38,9 @@ final class SliceTable {
      */
     private long[] keyLongs = new long[MIN_SLOTS / 2];
     private boolean longKeys = true;
+    /** The least and greatest key number while {@link #longKeys} (empty: {@code Long.MAX_VALUE} and {@code Long.MIN_VALUE}). */
+    private long leastNumber = Long.MAX_VALUE;
+    private long greatestNumber = Long.MIN_VALUE;
     private int size;
     /** The index from key to position ({@link SlotIndex}). */
     private long[] slots = new long[MIN_SLOTS];
@@ -65,6 +68,8 @@ final class SliceTable {
         packed = from.packed == null ? null : from.packed.clone();
         keyLongs = from.keyLongs.clone();
         longKeys = from.longKeys;
+        leastNumber = from.leastNumber;
+        greatestNumber = from.greatestNumber;
         size = from.size;
         slots = from.slots.clone();
         shift = from.shift;
@@ -103,6 +108,16 @@ final class SliceTable {
     /** The value of the {@link Long} key at {@code position}; only while {@link #numericKeys}. */
     long keyNumber(int position) {
         return keyLongs[position];
+    }
+
+    /** The least key number; only while {@link #numericKeys} and not empty. */
+    long leastNumber() {
+        return leastNumber;
+    }
+
+    /** The greatest key number; only while {@link #numericKeys} and not empty. */
+    long greatestNumber() {
+        return greatestNumber;
     }
 
     /** The hashCode of the key at {@code position}, as given when it was added. */
@@ -152,6 +167,11 @@ final class SliceTable {
         return numeric && longKeys ? probe(null, hash, true, number) : find(key, hash);
     }
 
+    /** The position of the {@link Long} key of value {@code number} and hashCode {@code hash}; only while {@link #numericKeys}. */
+    int findNumber(int hash, long number) {
+        return probe(null, hash, true, number);
+    }
+
     /** {@link SlotIndex#find} over this table: by number ({@code byNumber}, only while {@link #longKeys}) or by key. */
     private int probe(Object key, int hash, boolean byNumber, long number) {
         return SlotIndex.find(slots, shift, hash, keyLongs, keys, key, byNumber, number);
@@ -189,6 +209,8 @@ final class SliceTable {
         setValue(p, value);
         if (longKeys && numeric) {
             keyLongs[p] = number;
+            leastNumber = Math.min(leastNumber, number);
+            greatestNumber = Math.max(greatestNumber, number);
         } else {
             if (longKeys) {
                 keepKeyObjects(p);
@@ -216,6 +238,8 @@ final class SliceTable {
         }
         Arrays.fill(slots, 0);
         size = 0;
+        leastNumber = Long.MAX_VALUE;
+        greatestNumber = Long.MIN_VALUE;
         if (!longKeys) {
             longKeys = true;
             keyLongs = new long[keys.length];
