@@ -65,6 +65,15 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     private int last = -1;
     private final ArrayDeque<SliceTable> spare = new ArrayDeque<>();
     private final ArrayDeque<int[]> spareCounts = new ArrayDeque<>();
+    /**
+     * How this aggregate function's accumulators pack, when they pack in at most {@link PartialAggregate#MAX_PACKED}
+     * longs: the slice tables then keep them packed and partials carry the numbers alone, so that neither this
+     * thread (emitting) nor the window operator's (folding) loads an accumulator object made long before or on
+     * another thread. Null otherwise: objects.
+     */
+    private final Packing packing;
+    /** The instance a packed accumulator is unpacked into to fold a record; null unless {@link #packing}. */
+    private final Object addScratch;
     /** The operator's quoted name, for errors; built once at open, not per record. */
     private String where;
 
@@ -74,6 +83,9 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         this.contents = WindowContents.of(spec.reducer(), spec.aggregator());
         this.keySelector = (KeySelector<Object, Object>) spec.keySelector();
         this.maxKeys = spec.maxKeys();
+        Packing p = spec.reducer() == null ? Packing.of(spec.aggregator()) : null;
+        this.packing = p != null && p.width <= PartialAggregate.MAX_PACKED ? p : null;
+        this.addScratch = packing == null ? null : packing.newInstance();
     }
 
     @Override
@@ -114,6 +126,9 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
                 if (held++ == 0) {
                     heldSince = context.clock().nanoTime();
                 }
+            } else if (packing != null) {
+                table.setValue(p, contents.add(table.valueInto(p, addScratch), value));
+                counts[i][p]++;
             } else {
                 Object acc = table.value(p);
                 Object updated = contents.add(acc, value);
@@ -154,7 +169,7 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         due[i] = firstEnd < start ? Long.MAX_VALUE : firstEnd - 1; // a window end past Long.MAX_VALUE fires only at the end
         nextDue = Math.min(nextDue, due[i]);
         SliceTable table = spare.poll();
-        tables[i] = table != null ? table : new SliceTable();
+        tables[i] = table != null ? table : new SliceTable(packing);
         int[] c = spareCounts.poll();
         counts[i] = c != null ? c : new int[16];
         last = i;
@@ -226,8 +241,12 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
         int n = table.size();
         boolean numeric = table.numericKeys();
         for (int p = 0; p < n; p++) {
-            output.emit(new PartialAggregate(table.key(p), table.hash(p), numeric, numeric ? table.keyNumber(p) : 0L,
-                    table.value(p), c[p]), timestamp);
+            long number = numeric ? table.keyNumber(p) : 0L;
+            PartialAggregate partial = packing == null
+                    ? new PartialAggregate(table.key(p), table.hash(p), numeric, number, table.value(p), c[p])
+                    : new PartialAggregate(table.key(p), table.hash(p), numeric, number, null, c[p], packing.width,
+                            table.packedLong(p, 0), packing.width > 1 ? table.packedLong(p, 1) : 0L);
+            output.emit(partial, timestamp);
         }
         held -= n;
     }

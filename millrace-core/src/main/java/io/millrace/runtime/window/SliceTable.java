@@ -143,6 +143,11 @@ final class SliceTable {
         return packing == null ? values[position] : packing.unpack(packed, position * packing.width, into);
     }
 
+    /** Number {@code i} of the packed value at {@code position}; only for a table that packs values. */
+    long packedLong(int position, int i) {
+        return packed[position * packing.width + i];
+    }
+
     void setValue(int position, Object value) {
         if (packing == null) {
             values[position] = value;
@@ -188,8 +193,25 @@ final class SliceTable {
         return key instanceof Long boxed ? add(key, hash, true, boxed, value) : add(key, hash, false, 0L, value);
     }
 
+    /**
+     * {@link #add} of a value that a partial carries packed ({@link PartialAggregate#copyPacked}): its numbers are
+     * copied, the accumulator object is not loaded. Only for a table that packs values as wide as the partial's.
+     */
+    int addPacked(Object key, int hash, boolean numeric, long number, PartialAggregate partial) {
+        int p = append(key, hash, numeric, number);
+        partial.copyPacked(packed, p * packing.width);
+        return p;
+    }
+
     /** {@link #add}, given whether the key is a {@link Long} and its value if so, without loading the key. */
     int add(Object key, int hash, boolean numeric, long number, Object value) {
+        int p = append(key, hash, numeric, number);
+        setValue(p, value);
+        return p;
+    }
+
+    /** Appends an entry for a key that has none, its value not set yet; returns its position. */
+    private int append(Object key, int hash, boolean numeric, long number) {
         if (size == keys.length) {
             int capacity = size * 2;
             keys = Arrays.copyOf(keys, capacity);
@@ -206,7 +228,6 @@ final class SliceTable {
         }
         int p = size++;
         hashes[p] = hash;
-        setValue(p, value);
         if (longKeys && numeric) {
             keyLongs[p] = number;
             leastNumber = Math.min(leastNumber, number);

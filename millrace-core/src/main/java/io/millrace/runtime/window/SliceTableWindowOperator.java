@@ -29,6 +29,9 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private Packing packing;
     /** The instance a packed accumulator is unpacked into for {@code add}. */
     private Object addScratch;
+    /** The numbers of a partial that travels packed, and the instance they are unpacked into to be merged. */
+    private final long[] partialNumbers = new long[PartialAggregate.MAX_PACKED];
+    private Object partialScratch;
     /** The instances packed accumulators are unpacked into for firing a window of several slices, one per slice. */
     private final ArrayList<Object> fireScratch = new ArrayList<>();
     private SliceStore store;
@@ -62,6 +65,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         firstGroup = heap.keyGroupRange().start();
         packing = spec.reducer() == null ? Packing.of(spec.aggregator()) : null;
         addScratch = packing == null ? null : packing.newInstance();
+        partialScratch = packing == null ? null : packing.newInstance();
         store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size(), packing);
         heap.registerGroupedState(STATE_NAME, store);
     }
@@ -104,10 +108,21 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         }
         SliceTable table = store.slices.table(slice, group);
         int p = table.find(key, hash, numeric, number);
+        // a partial whose accumulator travels packed as the table packs it: its numbers are used, not its object
+        PartialAggregate packedPartial = partials && packing != null && ((PartialAggregate) value).packedAs(packing.width)
+                ? (PartialAggregate) value : null;
         if (p < 0) {
             boolean shared = layout.size() > layout.slice() && !(numeric && table.numericKeys());
             Object stored = shared ? sharedKey(key, hash, numeric, number, slice, group) : key;
-            table.add(stored, hash, numeric, number, contents.add(null, value));
+            if (packedPartial != null) {
+                table.addPacked(stored, hash, numeric, number, packedPartial);
+            } else {
+                table.add(stored, hash, numeric, number, contents.add(null, value));
+            }
+        } else if (packedPartial != null) {
+            packedPartial.copyPacked(partialNumbers, 0);
+            Object incoming = packing.unpack(partialNumbers, 0, partialScratch);
+            table.setValue(p, contents.merge(table.valueInto(p, addScratch), incoming));
         } else if (packing != null) {
             table.setValue(p, contents.add(table.valueInto(p, addScratch), value));
         } else {

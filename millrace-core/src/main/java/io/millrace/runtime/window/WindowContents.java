@@ -36,11 +36,13 @@ interface WindowContents<T, ACC> {
     /**
      * The contents of a window fed with {@link PartialAggregate}s: a slice's first partial becomes its value, later
      * ones are merged into it ({@code reduce(stored, partial)} or {@code merge(stored, partial)}), in arrival order.
+     * {@code packing}: how the aggregate function's accumulators pack (null for a reduce or objects), to make an
+     * instance of a partial that travels as numbers.
      */
-    record OfPartials(WindowContents<Object, Object> folded) implements WindowContents<Object, Object> {
+    record OfPartials(WindowContents<Object, Object> folded, Packing packing) implements WindowContents<Object, Object> {
         @Override
         public Object add(Object acc, Object value) throws Exception {
-            Object partial = ((PartialAggregate) value).partial();
+            Object partial = ((PartialAggregate) value).accumulator(packing);
             return acc == null ? partial : folded.merge(acc, partial);
         }
 

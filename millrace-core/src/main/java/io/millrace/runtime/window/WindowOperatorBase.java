@@ -57,7 +57,9 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
         this.placedByTimestamp = eventTime && (spec.assigner() instanceof TimeWindows || spec.assigner() instanceof SessionWindows);
         this.lateness = eventTime ? spec.allowedLatenessMillis() : 0;
         WindowContents<Object, Object> folded = WindowContents.of(spec.reducer(), spec.aggregator());
-        this.contents = partials ? new WindowContents.OfPartials(folded) : folded;
+        this.contents = partials
+                ? new WindowContents.OfPartials(folded, spec.reducer() == null ? Packing.of(spec.aggregator()) : null)
+                : folded;
         this.partials = partials;
         this.lateTag = (OutputTag<Object>) spec.lateDataTag();
     }

@@ -246,6 +246,95 @@ public class LocalAggregationEquivalenceTest {
         }
     }
 
+    /** Sum and largest value (or the count alone, {@code width} 1), packed as two longs or one: partials carry them. */
+    static final class Narrow implements PackedAccumulator, java.io.Serializable {
+        final int width;
+        long first;
+        long second = Long.MIN_VALUE;
+
+        Narrow(int width) {
+            this.width = width;
+        }
+
+        @Override
+        public int packedLongs() {
+            return width;
+        }
+
+        @Override
+        public void packInto(long[] slots, int offset) {
+            slots[offset] = first;
+            if (width == 2) {
+                slots[offset + 1] = second;
+            }
+        }
+
+        @Override
+        public void unpackFrom(long[] slots, int offset) {
+            first = slots[offset];
+            if (width == 2) {
+                second = slots[offset + 1];
+            }
+        }
+    }
+
+    /** Sum and largest value over a {@link Narrow} accumulator of two longs, or the count over one of one long. */
+    static final class NarrowAggregate implements AggregateFunction<Reading, Narrow, String> {
+        private final int width;
+
+        NarrowAggregate(int width) {
+            this.width = width;
+        }
+
+        @Override
+        public Narrow createAccumulator() {
+            return new Narrow(width);
+        }
+
+        @Override
+        public Narrow add(Reading r, Narrow acc) {
+            if (width == 2) {
+                acc.first += r.value();
+                acc.second = Math.max(acc.second, r.value());
+            } else {
+                acc.first++;
+            }
+            return acc;
+        }
+
+        @Override
+        public String getResult(Narrow acc) {
+            return width == 2 ? acc.first + "/" + acc.second : Long.toString(acc.first);
+        }
+
+        @Override
+        public Narrow merge(Narrow a, Narrow b) {
+            a.first += b.first;
+            a.second = Math.max(a.second, b.second);
+            return a;
+        }
+    }
+
+    /**
+     * Accumulators of one or two longs travel packed in the partials (see {@code PartialAggregate}): the window's
+     * first partial of a key is copied from its numbers, later ones merged from them; the results are those of
+     * the records sent one by one.
+     */
+    @Test
+    void partialsCarryingTheirPackedNumbers_giveTheResultsOfRecordByRecord() {
+        for (int width = 1; width <= 2; width++) {
+            for (TimeWindows windows : new TimeWindows[] {Windows.sliding(Duration.ofMillis(90), Duration.ofMillis(30)),
+                Windows.tumbling(Duration.ofMillis(50))}) {
+                String what = windows + ", " + width + " long(s)";
+                Outcome records = run(windows, new NarrowAggregate(width), 2, false, 16_384, 0);
+                assertThat(records.results()).as(what).isNotEmpty();
+                assertThat(run(windows, new NarrowAggregate(width), 2, true, 16_384, 0).results()).as(what).isEqualTo(records.results());
+                assertThat(run(windows, new NarrowAggregate(width), 2, true, 3, 0).results()).as(what + ", at most 3 partials held")
+                        .isEqualTo(records.results());
+            }
+        }
+    }
+
     @Test
     void aSmallBoundOnHeldPartials_sendsMorePartialsAndTheSameResults() {
         TimeWindows windows = Windows.sliding(Duration.ofMillis(90), Duration.ofMillis(30));
