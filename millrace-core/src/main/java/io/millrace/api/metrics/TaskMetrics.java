@@ -1,4 +1,9 @@
 package io.millrace.api.metrics;
 
-/** Time use of one task (a chain of operators on one thread), in nanoseconds since it started. */
-public record TaskMetrics(String task, int subtask, long busyNanos, long backpressuredNanos, long idleNanos, long sourcePauses) {}
+/**
+ * Time use of one task (a chain of operators on one thread), in nanoseconds since it started; how often a source
+ * paused on a full channel; and how often something (a batch, a watermark it can act on, a barrier, a mail) woke
+ * the task while it waited for input.
+ */
+public record TaskMetrics(String task, int subtask, long busyNanos, long backpressuredNanos, long idleNanos, long sourcePauses,
+        long wakeups) {}

@@ -87,7 +87,11 @@ public final class Channel {
         if (fill > highWater) {
             highWater = fill;
         }
-        consumerSignal.signal();
+        if (element instanceof ControlElement.WatermarkElement w) {
+            consumerSignal.signalWatermark(w.watermark());
+        } else {
+            consumerSignal.signal();
+        }
         return waited;
     }
 

@@ -10,6 +10,9 @@ public final class TaskSignal {
     private volatile Thread owner;
     private volatile boolean waiting;
     private volatile boolean signalled;
+    /** See {@link #wakeWatermark(long)}. */
+    private volatile long wakeWatermark = Long.MIN_VALUE;
+    private final java.util.concurrent.atomic.AtomicLong wakeups = new java.util.concurrent.atomic.AtomicLong();
 
     public void bind(Thread thread) {
         this.owner = thread;
@@ -19,11 +22,37 @@ public final class TaskSignal {
     public void signal() {
         if (waiting) {
             signalled = true;
+            wakeups.incrementAndGet();
             Thread t = owner;
             if (t != null) {
                 LockSupport.unpark(t);
             }
         }
+    }
+
+    /**
+     * Called by a producer that has just put a watermark alone in one of the task's channels: wakes a waiting task
+     * only for a watermark at or above the one it published ({@link #wakeWatermark(long)}); a lower one waits in
+     * the channel for the task's next wake-up.
+     */
+    public void signalWatermark(long watermark) {
+        if (waiting && watermark >= wakeWatermark) {
+            signal();
+        }
+    }
+
+    /**
+     * The task is about to wait: watermarks below {@code watermark} cannot make it do anything (its operators' and
+     * consumers' answer), so producers need not wake it for them. Set before {@link #prepareWait}, so a producer that
+     * sees the task waiting sees this too; {@code Long.MIN_VALUE} (the start) wakes it for every watermark.
+     */
+    public void wakeWatermark(long watermark) {
+        wakeWatermark = watermark;
+    }
+
+    /** How many times a producer or mail woke the task from a wait (or found it about to wait); for metrics and tests. */
+    public long wakeups() {
+        return wakeups.get();
     }
 
     public void prepareWait() {

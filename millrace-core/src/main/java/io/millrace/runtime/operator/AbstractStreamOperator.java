@@ -30,4 +30,25 @@ public abstract class AbstractStreamOperator<OUT> implements StreamOperator<OUT>
     public long currentWatermark() {
         return currentWatermark;
     }
+
+    /**
+     * {@code Long.MAX_VALUE} when the class keeps this class's {@link #processWatermark} (it only notes the
+     * watermark and passes it on), else every watermark ({@code Long.MIN_VALUE}) unless the class says better.
+     */
+    @Override
+    public long watermarkToAct() {
+        return PASSES_WATERMARKS_ON.get(getClass()) ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+
+    /** Per operator class: whether its processWatermark is this class's (a copy's is its own class's, see ClassCopies). */
+    private static final ClassValue<Boolean> PASSES_WATERMARKS_ON = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                return type.getMethod("processWatermark", long.class).getDeclaringClass() == AbstractStreamOperator.class;
+            } catch (NoSuchMethodException e) {
+                return false;
+            }
+        }
+    };
 }

@@ -35,6 +35,15 @@ public final class SinkOperator<T> extends AbstractStreamOperator<Void> implemen
         writer.flush(false);
     }
 
+    /**
+     * Only the final watermark, unless the writer reacts to watermarks ({@code onWatermark} of its own): what a
+     * watermark flushes, running out of input flushes too ({@link #flushIdle}).
+     */
+    @Override
+    public long watermarkToAct() {
+        return SinkWatermarks.writerReacts(writer) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+
     /** Makes buffered output visible; called by the task when it runs out of input for now. */
     @Override
     public void flushIdle() throws Exception {

@@ -25,6 +25,18 @@ public interface StreamOperator<OUT> {
      */
     default void advanceProcessingTime(long now) throws Exception {}
 
+    /**
+     * The lowest watermark at which {@link #processWatermark} would do more than note it and pass it on (fire a
+     * timer or a window, emit, change state): {@code Long.MAX_VALUE} when only the final watermark would, and the
+     * default, {@code Long.MIN_VALUE}, for every watermark. Asked on the task thread before the task waits for
+     * input; a task whose chain has no downstream task is not woken for a watermark below its chain's lowest
+     * (the watermark waits in the channel until something else wakes the task, at most its idle wait), so an
+     * operator must never answer higher than the truth, and only the operator's own thread changes the answer.
+     */
+    default long watermarkToAct() {
+        return Long.MIN_VALUE;
+    }
+
     /** All input is consumed; the final watermark (+∞) has already been processed. Emit what is left. */
     default void endInput() throws Exception {}
 

@@ -70,6 +70,12 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
         writer.onWatermark(watermark);
     }
 
+    /** Only the final watermark, unless the writer reacts to watermarks ({@code onWatermark} of its own). */
+    @Override
+    public long watermarkToAct() {
+        return SinkWatermarks.writerReacts(writer) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+
     /** Called by the task when it runs out of input for now: lets the writer flush its buffers (still uncommitted). */
     public void flushIdle() throws Exception {
         writer.flush(false);

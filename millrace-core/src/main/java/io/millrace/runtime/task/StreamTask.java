@@ -76,7 +76,9 @@ final class StreamTask extends Task {
                     flushAll();
                     return;
                 }
-                idleWait(Math.min(IDLE_PARK_NANOS, beforeWaiting()));
+                long due = beforeWaiting();
+                signal.wakeWatermark(watermarkToAct());
+                idleWait(Math.min(IDLE_PARK_NANOS, due));
                 continue;
             }
             InputGate.InputChannel in = gate.current();
@@ -176,6 +178,24 @@ final class StreamTask extends Task {
         long alignment = clock.nanoTime() - alignmentStart;
         gate.alignmentDone();
         snapshot(id, alignedSavepoint, true, alignment);
+    }
+
+    /**
+     * The lowest watermark that can make this task do anything, published before it waits (see {@link
+     * TaskSignal#wakeWatermark(long)}): the lowest of its operators' ({@link StreamOperator#watermarkToAct}) when
+     * no task reads its output; every watermark otherwise, since a task downstream may wait for it. A task with
+     * nothing to fire then sleeps through the watermarks of its producers (each source sends up to one per
+     * millisecond) instead of waking for each, and reads them with its next input or at the end of its idle wait.
+     */
+    private long watermarkToAct() {
+        if (!writers.isEmpty()) {
+            return Long.MIN_VALUE;
+        }
+        long lowest = Long.MAX_VALUE;
+        for (ChainMember m : chain) {
+            lowest = Math.min(lowest, m.operator().watermarkToAct());
+        }
+        return lowest;
     }
 
     @Override

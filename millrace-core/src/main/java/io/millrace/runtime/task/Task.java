@@ -404,7 +404,7 @@ public abstract class Task implements Runnable {
         }
         long elapsed = startNanos == 0 ? 0 : clock.nanoTime() - startNanos;
         long busy = Math.max(0, elapsed - bp - idleNanos);
-        return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses);
+        return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses, signal.wakeups());
     }
 
     public List<RecordWriter> writers() {

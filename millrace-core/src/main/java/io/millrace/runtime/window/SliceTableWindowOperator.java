@@ -230,6 +230,29 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         dropExpired();
     }
 
+    /**
+     * The end of the first window not fired yet, minus 1, when event-time windows and nothing else (no timer of the
+     * backend) wait for the watermark: below it a watermark fires nothing here ({@link #onTimeAdvanced} drops
+     * expired slices, which can wait). {@code Long.MAX_VALUE} when there are no slices.
+     */
+    @Override
+    public long watermarkToAct() {
+        if (!eventTime || backend.eventTimeTimerCount() > 0) {
+            return Long.MIN_VALUE;
+        }
+        Stripes slices = store.slices;
+        long end = currentWatermark == Long.MIN_VALUE ? Long.MIN_VALUE : firstEndAfter(currentWatermark);
+        int i = 0;
+        while (i < slices.count() && layout.lastWindowEnd(slices.id(i)) < end) {
+            i++;
+        }
+        if (i == slices.count()) {
+            return Long.MAX_VALUE;
+        }
+        end = Math.max(end, layout.firstWindowEnd(slices.id(i)));
+        return end == Long.MIN_VALUE ? Long.MIN_VALUE : end - 1;
+    }
+
     /** Turns {@link #fireByRanges} off or on; for tests that compare its results with the union's. */
     void rangeFiring(boolean on) {
         rangeFiring = on;

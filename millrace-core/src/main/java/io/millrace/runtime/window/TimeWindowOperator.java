@@ -57,6 +57,11 @@ final class TimeWindowOperator implements OneInputOperator<Object, Object>, Keye
     }
 
     @Override
+    public long watermarkToAct() {
+        return chosen.watermarkToAct();
+    }
+
+    @Override
     public void advanceProcessingTime(long now) throws Exception {
         chosen.advanceProcessingTime(now);
     }

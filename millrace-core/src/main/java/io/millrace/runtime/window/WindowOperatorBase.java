@@ -178,6 +178,12 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
      */
     void onTimeAdvanced(long before, long now) throws Exception {}
 
+    /** Every watermark, unless the layout tells better ({@link SliceTableWindowOperator}). */
+    @Override
+    public long watermarkToAct() {
+        return Long.MIN_VALUE;
+    }
+
     @Override
     public void processWatermark(long watermark) throws Exception {
         long before = currentWatermark;
