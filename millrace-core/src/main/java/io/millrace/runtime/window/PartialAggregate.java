@@ -32,14 +32,19 @@ record PartialAggregate(Object key, int hash, boolean numeric, long number, Obje
 
     /**
      * The folded records: {@code partial}, or, when it travels packed, a new instance from {@code packing} (the
-     * receiver's, on the receiver's thread) set from the numbers.
+     * receiver's, on the receiver's thread) set from the numbers ({@link #unpackInto}).
      */
-    Object accumulator(Packing packing) {
-        if (packedWidth == 0) {
-            return partial;
-        }
-        long[] numbers = {packed0, packed1};
-        return packing.unpack(numbers, 0, packing.newInstance());
+    Object accumulator(Packing packing, long[] numbers) {
+        return packedWidth == 0 ? partial : unpackInto(packing, numbers, packing.newInstance());
+    }
+
+    /**
+     * {@code into} set from the packed numbers through {@code packing}; {@code numbers} ({@link #MAX_PACKED} long)
+     * is the receiver's scratch for them.
+     */
+    Object unpackInto(Packing packing, long[] numbers, Object into) {
+        copyPacked(numbers, 0);
+        return packing.unpack(numbers, 0, into);
     }
 
     /** Whether the accumulator travels as {@code width} numbers. */

@@ -41,6 +41,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private SliceTable[] rangeTables = new SliceTable[8];
     private SliceTable[] keyTables = new SliceTable[8];
     private int[] keyPositions = new int[8];
+    private int[] sharedAt = new int[16];
+    private int[] sharedTo = new int[8];
     /** Whether {@link #fireByRanges} is tried (always, but for tests that compare it with the union). */
     private boolean rangeFiring = true;
     /** Key groups of windows of several tables fired by {@link #fireByRanges} and by {@link #fireUnion}; for tests. */
@@ -120,8 +122,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
                 table.add(stored, hash, numeric, number, contents.add(null, value));
             }
         } else if (packedPartial != null) {
-            packedPartial.copyPacked(partialNumbers, 0);
-            Object incoming = packing.unpack(partialNumbers, 0, partialScratch);
+            Object incoming = packedPartial.unpackInto(packing, partialNumbers, partialScratch);
             table.setValue(p, contents.merge(table.valueInto(p, addScratch), incoming));
         } else if (packing != null) {
             table.setValue(p, contents.add(table.valueInto(p, addScratch), value));
@@ -210,16 +211,10 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         if (now <= before) {
             return;
         }
-        long end = before == Long.MIN_VALUE ? Long.MIN_VALUE : firstEndAfter(before);
+        long end = firstUnfiredEnd(before);
         Stripes slices = store.slices;
         int i = 0;
-        while (true) {
-            while (i < slices.count() && layout.lastWindowEnd(slices.id(i)) < end) {
-                i++;
-            }
-            if (i == slices.count()) {
-                break;
-            }
+        while ((i = firstSliceReaching(end, i)) < slices.count()) {
             end = Math.max(end, layout.firstWindowEnd(slices.id(i)));
             if (end - 1 > now) {
                 break;
@@ -228,6 +223,20 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             end += layout.slide();
         }
         dropExpired();
+    }
+
+    /** The end of the first window that a watermark of {@code watermark} has not fired ({@code Long.MIN_VALUE}: none fired). */
+    private long firstUnfiredEnd(long watermark) {
+        return watermark == Long.MIN_VALUE ? Long.MIN_VALUE : firstEndAfter(watermark);
+    }
+
+    /** The first slice from index {@code i} on that a window ending at or after {@code end} holds; the count if none. */
+    private int firstSliceReaching(long end, int i) {
+        Stripes slices = store.slices;
+        while (i < slices.count() && layout.lastWindowEnd(slices.id(i)) < end) {
+            i++;
+        }
+        return i;
     }
 
     /**
@@ -240,12 +249,10 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         if (!eventTime || backend.eventTimeTimerCount() > 0) {
             return Long.MIN_VALUE;
         }
+        // the first window onTimeAdvanced would fire
         Stripes slices = store.slices;
-        long end = currentWatermark == Long.MIN_VALUE ? Long.MIN_VALUE : firstEndAfter(currentWatermark);
-        int i = 0;
-        while (i < slices.count() && layout.lastWindowEnd(slices.id(i)) < end) {
-            i++;
-        }
+        long end = firstUnfiredEnd(currentWatermark);
+        int i = firstSliceReaching(end, 0);
         if (i == slices.count()) {
             return Long.MAX_VALUE;
         }
@@ -357,22 +364,34 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             }
         }
         SliceTable[] ts = rangeTables;
+        // the positions of the keys that fall in another table's range, table after table (sharedTo[i]: the end of
+        // table i's), found once here and met again in order below
+        if (sharedTo.length < k) {
+            sharedTo = new int[rangeTables.length];
+        }
         int shared = 0;
         for (int i = 0; i < k; i++) {
             if (overlapsAnother(ts, k, i)) {
                 SliceTable t = ts[i];
                 for (int p = 0; p < t.size(); p++) {
-                    if (inAnotherRange(ts, k, i, t.keyNumber(p)) && ++shared * 8 > total) {
-                        Arrays.fill(ts, 0, k, null);
-                        return false;
+                    if (inAnotherRange(ts, k, i, t.keyNumber(p))) {
+                        if ((shared + 1) * 8 > total) {
+                            Arrays.fill(ts, 0, k, null);
+                            return false;
+                        }
+                        if (shared == sharedAt.length) {
+                            sharedAt = Arrays.copyOf(sharedAt, shared * 2);
+                        }
+                        sharedAt[shared++] = p;
                     }
                 }
             }
+            sharedTo[i] = shared;
         }
         try {
+            int s = 0;
             for (int i = 0; i < k; i++) {
                 SliceTable t = ts[i];
-                boolean alone = !overlapsAnother(ts, k, i);
                 int n = t.size();
                 for (int p = 0; p < n; p++) {
                     if (p % ReadAhead.BATCH == 0) {
@@ -382,7 +401,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
                     int found = 1;
                     keyTables[0] = t;
                     keyPositions[0] = p;
-                    if (!alone && inAnotherRange(ts, k, i, number)) {
+                    if (s < sharedTo[i] && sharedAt[s] == p) {
+                        s++;
                         found = gather(ts, k, i, number, t.hash(p));
                         if (found < 0) {
                             continue; // an older table has this key: fired with that table's keys

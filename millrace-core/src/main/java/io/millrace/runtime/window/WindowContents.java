@@ -37,12 +37,17 @@ interface WindowContents<T, ACC> {
      * The contents of a window fed with {@link PartialAggregate}s: a slice's first partial becomes its value, later
      * ones are merged into it ({@code reduce(stored, partial)} or {@code merge(stored, partial)}), in arrival order.
      * {@code packing}: how the aggregate function's accumulators pack (null for a reduce or objects), to make an
-     * instance of a partial that travels as numbers.
+     * instance of a partial that travels as numbers; {@code numbers}: scratch for those numbers (one operator
+     * instance's, its task thread's only).
      */
-    record OfPartials(WindowContents<Object, Object> folded, Packing packing) implements WindowContents<Object, Object> {
+    record OfPartials(WindowContents<Object, Object> folded, Packing packing, long[] numbers) implements WindowContents<Object, Object> {
+        OfPartials(WindowContents<Object, Object> folded, Packing packing) {
+            this(folded, packing, new long[PartialAggregate.MAX_PACKED]);
+        }
+
         @Override
         public Object add(Object acc, Object value) throws Exception {
-            Object partial = ((PartialAggregate) value).accumulator(packing);
+            Object partial = ((PartialAggregate) value).accumulator(packing, numbers);
             return acc == null ? partial : folded.merge(acc, partial);
         }
 
