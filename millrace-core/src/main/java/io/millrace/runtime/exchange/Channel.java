@@ -35,6 +35,14 @@ public final class Channel {
     private final ConcurrentLinkedQueue<RecordBatch> recycled = new ConcurrentLinkedQueue<>();
     private volatile Thread waitingProducer;
     private final TaskSignal consumerSignal;
+    /** The highest watermark put here (producer only). */
+    private long lastWatermark = Long.MIN_VALUE;
+    /**
+     * What this channel holds its consumer's watermark to, as far as the producer has put: its highest watermark, or
+     * {@code Long.MAX_VALUE} while it is idle or after its end (it holds nothing back then). Written by the producer,
+     * read by producers of the same consumer ({@link TaskSignal#signalWatermark}).
+     */
+    private volatile long heldWatermark = Long.MIN_VALUE;
 
     public Channel(String from, int producerSubtask, String to, int consumerSubtask, int capacity, int batchSize, TaskSignal consumerSignal) {
         this(from, producerSubtask, to, consumerSubtask, capacity, capacity, batchSize, consumerSignal);
@@ -54,6 +62,9 @@ public final class Channel {
         this.ring = new Object[Math.max(slots, 2)];
         this.mask = ring.length - 1;
         this.consumerSignal = consumerSignal;
+        if (consumerSignal != null) {
+            consumerSignal.addInput(this);
+        }
     }
 
     /** Whether a put would not block now. */
@@ -67,10 +78,15 @@ public final class Channel {
      */
     public long put(Object element, BooleanSupplier cancelled, io.millrace.api.time.Clock clock) {
         long waited = 0;
-        if (tail - head >= bound) {
+        // a watermark may go beyond the bound, up to the ring's size: a consumer that sleeps through watermarks
+        // (TaskSignal.signalWatermark) lets them gather, and they are too small to matter for in-flight data
+        boolean watermark = element instanceof ControlElement.WatermarkElement;
+        if (tail - head >= (watermark ? ring.length : bound)) {
             long start = clock.nanoTime();
             waitingProducer = Thread.currentThread();
-            while (tail - head >= bound) {
+            // the consumer may be sleeping through the watermarks that filled the channel
+            consumerSignal.signal();
+            while (tail - head >= (watermark ? ring.length : bound)) {
                 if (cancelled.getAsBoolean()) {
                     waitingProducer = null;
                     return -1;
@@ -88,11 +104,23 @@ public final class Channel {
             highWater = fill;
         }
         if (element instanceof ControlElement.WatermarkElement w) {
+            lastWatermark = Math.max(lastWatermark, w.watermark()); // as the consumer counts it: never lowered
+            heldWatermark = lastWatermark;
             consumerSignal.signalWatermark(w.watermark());
         } else {
+            if (element instanceof ControlElement.IdleStatus s) {
+                heldWatermark = s.idle() ? Long.MAX_VALUE : lastWatermark;
+            } else if (element instanceof ControlElement.EndOfInput) {
+                heldWatermark = Long.MAX_VALUE;
+            }
             consumerSignal.signal();
         }
         return waited;
+    }
+
+    /** See {@link #heldWatermark}. */
+    long heldWatermark() {
+        return heldWatermark;
     }
 
     /**

@@ -13,6 +13,8 @@ public final class TaskSignal {
     /** See {@link #wakeWatermark(long)}. */
     private volatile long wakeWatermark = Long.MIN_VALUE;
     private final java.util.concurrent.atomic.AtomicLong wakeups = new java.util.concurrent.atomic.AtomicLong();
+    /** The channels into the task, registered while the job is wired (before any thread runs). */
+    private Channel[] inputs = new Channel[0];
 
     public void bind(Thread thread) {
         this.owner = thread;
@@ -30,15 +32,36 @@ public final class TaskSignal {
         }
     }
 
+    /** A channel into the task; called while the job is wired, before the threads start. */
+    void addInput(Channel channel) {
+        Channel[] grown = java.util.Arrays.copyOf(inputs, inputs.length + 1);
+        grown[inputs.length] = channel;
+        inputs = grown;
+    }
+
     /**
      * Called by a producer that has just put a watermark alone in one of the task's channels: wakes a waiting task
-     * only for a watermark at or above the one it published ({@link #wakeWatermark(long)}); a lower one waits in
-     * the channel for the task's next wake-up.
+     * only when the task's watermark (the lowest over its channels) can reach the one it published ({@link
+     * #wakeWatermark(long)}): this watermark is at or above it and so is every other channel's last one (idle and
+     * ended channels hold nothing back). So a producer ahead of the others does not wake the task for watermarks
+     * the laggard still holds back; the producer whose watermark completes the crossing does. A watermark that did
+     * not wake the task waits in the channel for its next wake-up. The channel's own last watermark is written
+     * before this reads the others', so of two producers crossing at once at least one sees the other's.
      */
     public void signalWatermark(long watermark) {
-        if (waiting && watermark >= wakeWatermark) {
-            signal();
+        if (!waiting) {
+            return;
         }
+        long threshold = wakeWatermark;
+        if (watermark < threshold) {
+            return;
+        }
+        for (Channel c : inputs) {
+            if (c.heldWatermark() < threshold) {
+                return;
+            }
+        }
+        signal();
     }
 
     /**

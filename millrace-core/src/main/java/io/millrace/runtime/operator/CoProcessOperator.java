@@ -111,6 +111,18 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
         super.processWatermark(watermark);
     }
 
+    /**
+     * Keyed: the earliest event-time timer, since a lower watermark is only noted and passed on; unkeyed (no
+     * timers): only the final watermark; every watermark before opening.
+     */
+    @Override
+    public long watermarkToAct() {
+        if (backend != null) {
+            return backend.nextEventTimerTime();
+        }
+        return context == null ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+
     @Override
     public void advanceProcessingTime(long now) throws Exception {
         if (backend != null) {

@@ -70,6 +70,12 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
         super.processWatermark(watermark);
     }
 
+    /** The earliest event-time timer: a lower watermark is only noted and passed on (before opening: every one). */
+    @Override
+    public long watermarkToAct() {
+        return backend == null ? Long.MIN_VALUE : backend.nextEventTimerTime();
+    }
+
     @Override
     public void advanceProcessingTime(long now) throws Exception {
         backend.advanceProcessingTime(now);

@@ -70,6 +70,12 @@ public interface KeyedStateBackend extends AutoCloseable {
     /** Live event-time timers over all timer services; for tests and metrics. */
     int eventTimeTimerCount();
 
+    /**
+     * The timestamp of the earliest event-time timer over all timer services, {@code Long.MAX_VALUE} when there is
+     * none: the lowest watermark at which {@link #advanceWatermark} fires anything. Task thread.
+     */
+    long nextEventTimerTime();
+
     @Override
     void close();
 

@@ -183,19 +183,23 @@ final class StreamTask extends Task {
     /**
      * The lowest watermark that can make this task do anything, published before it waits (see {@link
      * TaskSignal#wakeWatermark(long)}): the lowest of its operators' ({@link StreamOperator#watermarkToAct}) when
-     * no task reads its output; every watermark otherwise, since a task downstream may wait for it. A task with
-     * nothing to fire then sleeps through the watermarks of its producers (each source sends up to one per
-     * millisecond) instead of waking for each, and reads them with its next input or at the end of its idle wait.
+     * no task reads its output; otherwise any advance of its watermark, since a task downstream may wait for it.
+     * Producers wake it only once every channel's last watermark is at or above this, so a producer ahead of the
+     * others does not wake it for watermarks that cannot advance the task's (the lowest over its channels), and a
+     * task with nothing to fire sleeps through the watermarks of its producers (each source sends up to one per
+     * millisecond) and reads them with its next input or at the end of its idle wait.
      */
     private long watermarkToAct() {
+        long current = gate.watermark();
+        long advance = current == Long.MAX_VALUE ? Long.MAX_VALUE : current + 1;
         if (!writers.isEmpty()) {
-            return Long.MIN_VALUE;
+            return advance;
         }
         long lowest = Long.MAX_VALUE;
         for (ChainMember m : chain) {
             lowest = Math.min(lowest, m.operator().watermarkToAct());
         }
-        return lowest;
+        return Math.max(advance, lowest);
     }
 
     @Override

@@ -178,10 +178,14 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
      */
     void onTimeAdvanced(long before, long now) throws Exception {}
 
-    /** Every watermark, unless the layout tells better ({@link SliceTableWindowOperator}). */
+    /**
+     * The earliest event-time timer of the backend, for operators that fire windows by timers only (a lower watermark
+     * is only noted and passed on); every watermark before opening. Operators that fire without timers
+     * ({@link #onTimeAdvanced}) answer for themselves ({@link SliceTableWindowOperator}).
+     */
     @Override
     public long watermarkToAct() {
-        return Long.MIN_VALUE;
+        return backend == null ? Long.MIN_VALUE : backend.nextEventTimerTime();
     }
 
     @Override

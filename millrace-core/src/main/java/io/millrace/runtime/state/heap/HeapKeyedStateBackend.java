@@ -310,6 +310,15 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         DueTimers.fireEventTime(timerServices, watermark);
     }
 
+    @Override
+    public long nextEventTimerTime() {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < timerServices.size(); i++) {
+            next = Math.min(next, timerServices.get(i).nextEventTime());
+        }
+        return next;
+    }
+
     /** Sweeps a bounded number of entries of every TTL state, then fires due processing-time timers. */
     @Override
     public void advanceProcessingTime(long now) throws Exception {
