@@ -249,11 +249,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     /** Reads the next rows of a timer queue from RocksDB when its heap cache of them is empty. */
     @Override
     public long nextEventTimerTime() {
-        long next = Long.MAX_VALUE;
-        for (int i = 0; i < timerServices.size(); i++) {
-            next = Math.min(next, timerServices.get(i).nextEventTime());
-        }
-        return next;
+        return DueTimers.nextEventTime(timerServices);
     }
 
     /** Sweeps a bounded number of rows of every TTL state, then fires due processing-time timers. */

@@ -62,9 +62,7 @@ public final class Channel {
         this.ring = new Object[Math.max(slots, 2)];
         this.mask = ring.length - 1;
         this.consumerSignal = consumerSignal;
-        if (consumerSignal != null) {
-            consumerSignal.addInput(this);
-        }
+        consumerSignal.addInput(this);
     }
 
     /** Whether a put would not block now. */
@@ -125,13 +123,15 @@ public final class Channel {
 
     /**
      * Parks the producer until this channel can take an element, {@code maxNanos} pass, or it is
-     * unparked for another reason (a mail); the consumer's next poll wakes it.
+     * unparked for another reason (a mail); the consumer's next poll wakes it. Wakes the consumer first, which may
+     * be sleeping through the watermarks that fill the channel.
      */
     public void awaitWritable(long maxNanos) {
         if (writable()) {
             return;
         }
         waitingProducer = Thread.currentThread();
+        consumerSignal.signal();
         if (!writable()) {
             LockSupport.parkNanos(this, maxNanos);
         }

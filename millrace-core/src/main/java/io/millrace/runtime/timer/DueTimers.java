@@ -27,6 +27,18 @@ public final class DueTimers {
 
     private DueTimers() {}
 
+    /** The timestamp of the earliest event-time timer of any service, {@code Long.MAX_VALUE} when there is none. */
+    public static long nextEventTime(List<? extends Service> services) {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < services.size(); i++) {
+            Service s = services.get(i);
+            if (s.eventTimerCount() > 0) {
+                next = Math.min(next, s.nextEventTime());
+            }
+        }
+        return next;
+    }
+
     /** Fires every event-time timer at or before {@code watermark}. */
     public static void fireEventTime(List<? extends Service> services, long watermark) throws Exception {
         fire(services, watermark, true);

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * it do anything, and only once every channel into it has put a watermark that high (idle and ended channels
  * hold nothing back); records, other control elements and mails wake it whatever it published, and a watermark
  * that did not wake it stays in the channel, in order. Watermarks that gather while it sleeps may fill a channel
- * beyond its bound (not beyond its ring); a producer that finds a channel full wakes the consumer before it waits.
+ * beyond its bound (not beyond its ring); a producer that finds a channel full wakes the consumer before it waits
+ * (on a put, or pausing until the channel is writable).
  */
 class WatermarkWakeTest {
     private static Object put(Channel channel, Object element) {
@@ -122,13 +123,16 @@ class WatermarkWakeTest {
         }
         assertThat(channel.size()).isEqualTo(10);
         assertThat(signal.wakeups()).isZero();
+        assertThat(channel.writable()).as("beyond the bound of 2").isFalse();
+        channel.awaitWritable(1_000_000);
+        assertThat(signal.wakeups()).as("a source pausing for the channel wakes the consumer").isEqualTo(1);
 
         RecordBatch batch = channel.newBatch();
         batch.add("record", 11);
         AtomicLong waited = new AtomicLong(-2);
         Thread producer = new Thread(() -> waited.set(channel.put(batch, () -> false, Clock.system())));
         producer.start();
-        Await.until("the producer wakes the consumer before waiting on the full channel", () -> signal.wakeups() == 1);
+        Await.until("the producer wakes the consumer before waiting on the full channel", () -> signal.wakeups() == 2);
         assertThat(producer.isAlive()).isTrue();
         for (int i = 1; i <= 10; i++) {
             assertThat(((ControlElement.WatermarkElement) channel.poll()).watermark()).isEqualTo(i);

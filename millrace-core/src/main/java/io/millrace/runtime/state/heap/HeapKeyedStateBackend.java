@@ -312,11 +312,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
 
     @Override
     public long nextEventTimerTime() {
-        long next = Long.MAX_VALUE;
-        for (int i = 0; i < timerServices.size(); i++) {
-            next = Math.min(next, timerServices.get(i).nextEventTime());
-        }
-        return next;
+        return DueTimers.nextEventTime(timerServices);
     }
 
     /** Sweeps a bounded number of entries of every TTL state, then fires due processing-time timers. */
