@@ -76,15 +76,15 @@ public final class Channel {
      */
     public long put(Object element, BooleanSupplier cancelled, io.millrace.api.time.Clock clock) {
         long waited = 0;
-        // a watermark may go beyond the bound, up to the ring's size: a consumer that sleeps through watermarks
+        // a watermark may go beyond the bound, up to the capacity: a consumer that sleeps through watermarks
         // (TaskSignal.signalWatermark) lets them gather, and they are too small to matter for in-flight data
         boolean watermark = element instanceof ControlElement.WatermarkElement;
-        if (tail - head >= (watermark ? ring.length : bound)) {
+        if (tail - head >= (watermark ? capacity : bound)) {
             long start = clock.nanoTime();
             waitingProducer = Thread.currentThread();
             // the consumer may be sleeping through the watermarks that filled the channel
             consumerSignal.signal();
-            while (tail - head >= (watermark ? ring.length : bound)) {
+            while (tail - head >= (watermark ? capacity : bound)) {
                 if (cancelled.getAsBoolean()) {
                     waitingProducer = null;
                     return -1;

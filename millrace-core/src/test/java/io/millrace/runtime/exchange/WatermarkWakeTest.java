@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * it do anything, and only once every channel into it has put a watermark that high (idle and ended channels
  * hold nothing back); records, other control elements and mails wake it whatever it published, and a watermark
  * that did not wake it stays in the channel, in order. Watermarks that gather while it sleeps may fill a channel
- * beyond its bound (not beyond its ring); a producer that finds a channel full wakes the consumer before it waits
+ * beyond its bound (not beyond its capacity); a producer that finds a channel full wakes the consumer before it waits
  * (on a put, or pausing until the channel is writable).
  */
 class WatermarkWakeTest {
