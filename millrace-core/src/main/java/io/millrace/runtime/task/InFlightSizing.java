@@ -10,7 +10,8 @@ import io.millrace.runtime.exchange.Channel;
  * under backpressure.
  *
  * <p>The reading rate of each channel is measured over the subtask's busy time only (time spent waiting for
- * input does not count: a consumer starved by its producers could read faster), smoothed over a few periods.
+ * input does not count: a consumer starved by its producers could read faster), smoothed over a few periods. A
+ * period the subtask spent almost entirely idle measures nothing and doubles each bound, up to the capacity.
  * Time blocked on a full output does count: that is what makes a backpressured subtask slow. Used by the
  * task thread only.
  */
@@ -66,7 +67,14 @@ final class InFlightSizing {
             long consumed = c.consumed();
             long read = consumed - lastConsumed[i];
             lastConsumed[i] = consumed;
-            if (busy < MIN_BUSY_NANOS || paused[i]) {
+            if (paused[i]) {
+                continue;
+            }
+            if (busy < MIN_BUSY_NANOS) {
+                // idle nearly all the period, so not what holds anything back: its rate means nothing, but its
+                // channels may hold more (a task sleeping through watermarks lets them gather), so double the
+                // bound, up to the capacity, rather than jump there at once (a slow consumer may just be between bursts)
+                c.bound(Math.min(c.capacity(), 2 * c.bound()));
                 continue;
             }
             double r = (double) read / busy;

@@ -75,13 +75,19 @@ class InFlightSizingTest {
     }
 
     @Test
-    void aPeriodSpentAlmostEntirelyIdle_changesNothing() {
+    void aPeriodSpentAlmostEntirelyIdle_doublesTheBound_upToTheCapacity_andMeasuresNothing() {
         Channel c = channel(32);
         InFlightSizing sizing = new InFlightSizing(new Channel[] {c}, TARGET, 0);
         c.bound(7);
         pass(c, 1);
         sizing.resize(50 * MS, 50 * MS - 1000, new boolean[1]);
-        assertThat(c.bound()).isEqualTo(7);
+        assertThat(c.bound()).isEqualTo(14);
+        sizing.resize(100 * MS, 100 * MS - 2000, new boolean[1]);
+        sizing.resize(150 * MS, 150 * MS - 3000, new boolean[1]);
+        assertThat(c.bound()).isEqualTo(32);
+        pass(c, 5); // 5 per 50 ms busy: 10 per 100 ms, the first rate measured
+        sizing.resize(200 * MS, 150 * MS - 3000, new boolean[1]);
+        assertThat(c.bound()).isEqualTo(10);
     }
 
     @Test
