@@ -76,15 +76,13 @@ public final class Channel {
      */
     public long put(Object element, BooleanSupplier cancelled, io.millrace.api.time.Clock clock) {
         long waited = 0;
-        // a watermark may go beyond the bound, up to the capacity: a consumer that sleeps through watermarks
-        // (TaskSignal.signalWatermark) lets them gather, and they are too small to matter for in-flight data
-        boolean watermark = element instanceof ControlElement.WatermarkElement;
-        if (tail - head >= (watermark ? capacity : bound)) {
+        ControlElement.WatermarkElement watermark = element instanceof ControlElement.WatermarkElement w ? w : null;
+        if (tail - head >= limitFor(watermark)) {
             long start = clock.nanoTime();
             waitingProducer = Thread.currentThread();
             // the consumer may be sleeping through the watermarks that filled the channel
             consumerSignal.signal();
-            while (tail - head >= (watermark ? capacity : bound)) {
+            while (tail - head >= limitFor(watermark)) {
                 if (cancelled.getAsBoolean()) {
                     waitingProducer = null;
                     return -1;
@@ -101,10 +99,10 @@ public final class Channel {
         if (fill > highWater) {
             highWater = fill;
         }
-        if (element instanceof ControlElement.WatermarkElement w) {
-            lastWatermark = Math.max(lastWatermark, w.watermark()); // as the consumer counts it: never lowered
+        if (watermark != null) {
+            lastWatermark = Math.max(lastWatermark, watermark.watermark()); // as the consumer counts it: never lowered
             heldWatermark = lastWatermark;
-            consumerSignal.signalWatermark(w.watermark());
+            consumerSignal.signalWatermark(watermark.watermark());
         } else {
             if (element instanceof ControlElement.IdleStatus s) {
                 heldWatermark = s.idle() ? Long.MAX_VALUE : lastWatermark;
@@ -114,6 +112,15 @@ public final class Channel {
             consumerSignal.signal();
         }
         return waited;
+    }
+
+    /**
+     * How many elements the channel may hold before a put of this one waits: the bound, or for a watermark the
+     * capacity (a consumer that sleeps through watermarks, {@link TaskSignal#signalWatermark}, lets them gather, and
+     * they are too small to matter for in-flight data).
+     */
+    private int limitFor(ControlElement.WatermarkElement watermark) {
+        return watermark != null ? capacity : bound;
     }
 
     /** See {@link #heldWatermark}. */
