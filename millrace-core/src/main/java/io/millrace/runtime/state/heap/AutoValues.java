@@ -18,7 +18,11 @@ import org.slf4j.LoggerFactory;
  * to, objects. An entry's lifetime is estimated at each decision by Little's law, the entries held times the time
  * over the entries gone, both summed over the last few decisions (a join removes its entries in bursts, when a
  * window ends), and never taken as longer than the state has had entries; it is compared with the mean time
- * between the JVM's young collections ({@link CollectionCadence}). Only
+ * between the JVM's young collections ({@link CollectionCadence}). That share is also about how many times a
+ * collection copies an entry kept as an object, where encoded each entry costs an encoding and a decoding per read:
+ * a state is encoded only while its entries are more likely to be copied than read (q8's waiting auctions, read about
+ * once each on their seller's arrival and gone within a third of the time between collections, stay objects), and
+ * decoded again once reads come at twice that rate. Only
  * {@linkplain ImmutableClasses immutable} values are encoded: the first mutable one (there, or written later)
  * sends the state back to objects for good, so that changing a value in place keeps working as it does with
  * objects. Task thread only.
@@ -44,6 +48,11 @@ final class AutoValues {
     static final double OUTLIVES_SHARE = 0.25;
     /** ... and decoded again when it falls below this share. */
     static final double DIES_YOUNG_SHARE = 0.125;
+    /**
+     * Decoded again when reads and replacements per new entry exceed this many times the entry's lifetime share (the
+     * copies collections would make of it): encoded only while an entry is more likely to be copied than read.
+     */
+    static final double READS_OVER_COPIES = 2.0;
     /** What the lifetime's sums keep of their past at each decision. */
     static final double LIFETIME_DECAY = 0.5;
 
@@ -182,7 +191,9 @@ final class AutoValues {
         // the estimated lifetime as a share of the time between young collections
         double lifeShare = interval <= 0 ? Double.POSITIVE_INFINITY : lifetime / interval;
         if (!table.serialized()) {
-            if (touched >= in * ENCODE_BELOW || size < minEntries || lifeShare < OUTLIVES_SHARE) {
+            // encoded, an entry costs an encoding and a decoding per read; as an object, about one copy per young
+            // collection it meets (lifeShare of them): encoding pays only where copies would outnumber reads
+            if (touched >= in * ENCODE_BELOW || size < minEntries || lifeShare < OUTLIVES_SHARE || lifeShare * in < touched) {
                 return;
             }
             if (codec == null) {
@@ -195,7 +206,7 @@ final class AutoValues {
                 return;
             }
             changed(table, "encoded", size, in, touched, lifetime, interval);
-        } else if (touched > in * DECODE_ABOVE || lifeShare < DIES_YOUNG_SHARE) {
+        } else if (touched > in * DECODE_ABOVE || lifeShare < DIES_YOUNG_SHARE || lifeShare * in * READS_OVER_COPIES < touched) {
             table.decodeAll();
             changed(table, "as objects", size, in, touched, lifetime, interval);
         }

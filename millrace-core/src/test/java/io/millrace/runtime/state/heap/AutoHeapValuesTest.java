@@ -89,24 +89,63 @@ class AutoHeapValuesTest {
      * values are read before they go.
      */
     private static EagerAutoValues churn(ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis, long keys) {
+        return churn(descriptor, clock, lifeMillis, keys, 1);
+    }
+
+    /** As above, with {@code readsInFour} of every four values read a quarter into their life (none: 1 read just before it goes). */
+    private static EagerAutoValues churn(ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis, long keys,
+            int readsInFour) {
         EagerAutoValues churning = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> 1_000_000_000L);
-        HeapKeyedStateBackend b = churning.backend(ALL, 32, new ManualClock(0));
+        churn(churning.backend(ALL, 32, new ManualClock(0)), descriptor, clock, lifeMillis, 0, keys, readsInFour);
+        return churning;
+    }
+
+    /** Keys {@code [from, to)} of a churning flow on {@code b} (keys before {@code from} came as the same flow). */
+    private static void churn(HeapKeyedStateBackend b, ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis,
+            long from, long to, int readsInFour) {
         ValueState<Seller> sellers = b.stateStore().getState(descriptor);
         long perKeyNanos = 10_000;
         long lag = lifeMillis * 1_000_000 / perKeyNanos; // keys held at once
-        for (long k = 0; k < keys; k++) {
+        for (long k = from; k < to; k++) {
             clock[0] += perKeyNanos;
             b.setCurrentKey(k);
             sellers.update(new Seller(k, "n" + k, "WA"));
+            long read = readsInFour == 1 ? k - lag : k - lag / 4;
+            if (read >= 0 && k % 4 < readsInFour) {
+                b.setCurrentKey(read);
+                assertThat(sellers.value()).as("key %d before it goes", read).isEqualTo(new Seller(read, "n" + read, "WA"));
+            }
             if (k >= lag) {
                 b.setCurrentKey(k - lag);
-                if (k % 4 == 0) { // a quarter of a read per new entry: seldom read
-                    assertThat(sellers.value()).as("key %d before it goes", k - lag).isEqualTo(new Seller(k - lag, "n" + (k - lag), "WA"));
-                }
                 sellers.clear();
             }
         }
-        return churning;
+    }
+
+    @Test
+    void entriesMoreLikelyReadThanCopied_stayObjects_untilTheyLiveLongerThanTheyAreRead() {
+        long[] clock = {1};
+        // three reads in four entries, each entry living 0.4 of the time between collections: as objects an entry
+        // meets a collection 0.4 times, encoded it would be decoded 0.75 times
+        EagerAutoValues readOften = churn(new ValueStateDescriptor<>("waiting"), clock, 400, 300_000, 3);
+        assertThat(readOften.made.get(0).changes()).as("0.75 reads per entry against 0.4 collections met").isZero();
+        // the same reads, entries living 0.9 of that time: copies would outnumber reads
+        EagerAutoValues liveLong = churn(new ValueStateDescriptor<>("waiting"), clock, 900, 300_000, 3);
+        assertThat(liveLong.made.get(0).encoded()).as("0.75 reads per entry against 0.9 collections met").isTrue();
+    }
+
+    @Test
+    void anEncodedStateReadTwiceAsOftenAsItsEntriesMeetCollections_goesBackToObjects() {
+        long[] clock = {1};
+        ValueStateDescriptor<Seller> descriptor = new ValueStateDescriptor<>("waiting");
+        EagerAutoValues changing = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> 1_000_000_000L);
+        HeapKeyedStateBackend b = changing.backend(ALL, 32, new ManualClock(0));
+        churn(b, descriptor, clock, 300, 0, 100_000, 0); // never read, living 0.3 of the time between collections
+        AutoValues decisions = changing.made.get(0);
+        assertThat(decisions.encoded()).as("unread entries living 0.3 of the time between collections").isTrue();
+        churn(b, descriptor, clock, 300, 100_000, 300_000, 3); // now 0.75 reads per entry: more than twice 0.3
+        assertThat(decisions.encoded()).as("0.75 reads per entry against 0.3 collections met").isFalse();
+        assertThat(decisions.changes()).isEqualTo(2);
     }
 
     @Test
