@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * between the JVM's young collections ({@link CollectionCadence}). That share is also about how many times a
  * collection copies an entry kept as an object, where encoded each entry costs an encoding and a decoding per read:
  * a state is encoded only while its entries are more likely to be copied than read (q8's waiting auctions, read about
- * once each on their seller's arrival and gone within a third of the time between collections, stay objects), and
+ * once each on their seller's arrival and living about a quarter of the time between collections, stay objects), and
  * decoded again once reads come at twice that rate. Only
  * {@linkplain ImmutableClasses immutable} values are encoded: the first mutable one (there, or written later)
  * sends the state back to objects for good, so that changing a value in place keeps working as it does with

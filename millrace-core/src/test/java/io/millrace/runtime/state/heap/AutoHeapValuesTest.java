@@ -89,20 +89,23 @@ class AutoHeapValuesTest {
      * values are read before they go.
      */
     private static EagerAutoValues churn(ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis, long keys) {
-        return churn(descriptor, clock, lifeMillis, keys, 1);
+        return churn(descriptor, clock, lifeMillis, keys, 1, false);
     }
 
-    /** As above, with {@code readsInFour} of every four values read a quarter into their life (none: 1 read just before it goes). */
+    /**
+     * As above, with {@code readsInFour} of every four values read, either a quarter into their life ({@code early})
+     * or just before they go.
+     */
     private static EagerAutoValues churn(ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis, long keys,
-            int readsInFour) {
+            int readsInFour, boolean early) {
         EagerAutoValues churning = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> 1_000_000_000L);
-        churn(churning.backend(ALL, 32, new ManualClock(0)), descriptor, clock, lifeMillis, 0, keys, readsInFour);
+        churn(churning.backend(ALL, 32, new ManualClock(0)), descriptor, clock, lifeMillis, 0, keys, readsInFour, early);
         return churning;
     }
 
     /** Keys {@code [from, to)} of a churning flow on {@code b} (keys before {@code from} came as the same flow). */
     private static void churn(HeapKeyedStateBackend b, ValueStateDescriptor<Seller> descriptor, long[] clock, long lifeMillis,
-            long from, long to, int readsInFour) {
+            long from, long to, int readsInFour, boolean early) {
         ValueState<Seller> sellers = b.stateStore().getState(descriptor);
         long perKeyNanos = 10_000;
         long lag = lifeMillis * 1_000_000 / perKeyNanos; // keys held at once
@@ -110,7 +113,7 @@ class AutoHeapValuesTest {
             clock[0] += perKeyNanos;
             b.setCurrentKey(k);
             sellers.update(new Seller(k, "n" + k, "WA"));
-            long read = readsInFour == 1 ? k - lag : k - lag / 4;
+            long read = early ? k - lag / 4 : k - lag;
             if (read >= 0 && k % 4 < readsInFour) {
                 b.setCurrentKey(read);
                 assertThat(sellers.value()).as("key %d before it goes", read).isEqualTo(new Seller(read, "n" + read, "WA"));
@@ -127,10 +130,10 @@ class AutoHeapValuesTest {
         long[] clock = {1};
         // three reads in four entries, each entry living 0.4 of the time between collections: as objects an entry
         // meets a collection 0.4 times, encoded it would be decoded 0.75 times
-        EagerAutoValues readOften = churn(new ValueStateDescriptor<>("waiting"), clock, 400, 300_000, 3);
+        EagerAutoValues readOften = churn(new ValueStateDescriptor<>("waiting"), clock, 400, 300_000, 3, true);
         assertThat(readOften.made.get(0).changes()).as("0.75 reads per entry against 0.4 collections met").isZero();
         // the same reads, entries living 0.9 of that time: copies would outnumber reads
-        EagerAutoValues liveLong = churn(new ValueStateDescriptor<>("waiting"), clock, 900, 300_000, 3);
+        EagerAutoValues liveLong = churn(new ValueStateDescriptor<>("waiting"), clock, 900, 300_000, 3, true);
         assertThat(liveLong.made.get(0).encoded()).as("0.75 reads per entry against 0.9 collections met").isTrue();
     }
 
@@ -140,10 +143,10 @@ class AutoHeapValuesTest {
         ValueStateDescriptor<Seller> descriptor = new ValueStateDescriptor<>("waiting");
         EagerAutoValues changing = new EagerAutoValues(1_000, 2_000, ArenaCodec::new, () -> clock[0], () -> 1_000_000_000L);
         HeapKeyedStateBackend b = changing.backend(ALL, 32, new ManualClock(0));
-        churn(b, descriptor, clock, 300, 0, 100_000, 0); // never read, living 0.3 of the time between collections
+        churn(b, descriptor, clock, 300, 0, 100_000, 0, true); // never read, living 0.3 of the time between collections
         AutoValues decisions = changing.made.get(0);
         assertThat(decisions.encoded()).as("unread entries living 0.3 of the time between collections").isTrue();
-        churn(b, descriptor, clock, 300, 100_000, 300_000, 3); // now 0.75 reads per entry: more than twice 0.3
+        churn(b, descriptor, clock, 300, 100_000, 300_000, 3, true); // now 0.75 reads per entry: more than twice 0.3
         assertThat(decisions.encoded()).as("0.75 reads per entry against 0.3 collections met").isFalse();
         assertThat(decisions.changes()).isEqualTo(2);
     }
