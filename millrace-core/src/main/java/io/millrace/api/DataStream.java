@@ -67,9 +67,17 @@ public class DataStream<T> {
         return transform(new Specs.ProcessSpec<>(Objects.requireNonNull(function, "function")));
     }
 
-    /** Assigns event timestamps and watermarks here, for streams whose source had none. */
+    /**
+     * Assigns event timestamps and watermarks here, for streams whose source had none. Watermark alignment works by
+     * pausing source readers, so a strategy with an alignment group is refused here: give it to {@code fromSource}.
+     */
     public DataStream<T> assignTimestampsAndWatermarks(WatermarkStrategy<T> strategy) {
-        return transform(new Specs.TimestampsSpec<>(Objects.requireNonNull(strategy, "strategy")));
+        Objects.requireNonNull(strategy, "strategy");
+        if (strategy.alignmentGroup() != null) {
+            throw new IllegalArgumentException("assignTimestampsAndWatermarks cannot align watermarks (group '" + strategy.alignmentGroup()
+                    + "'): alignment pauses source readers, so give the strategy with withWatermarkAlignment to fromSource");
+        }
+        return transform(new Specs.TimestampsSpec<>(strategy));
     }
 
     /** Partitions by key: records with equal keys go to the same subtask, which holds their state. */

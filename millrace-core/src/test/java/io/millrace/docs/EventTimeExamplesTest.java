@@ -50,6 +50,40 @@ class EventTimeExamplesTest {
     }
 
     @Test
+    void watermarkAlignment() {
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+        CollectSink<Long> counts = new CollectSink<>();
+        // a press reports every second, an oven every 10 s: read as fast as they come, the oven's readings run ahead
+        GeneratorSource<Reading> pressGateway = GeneratorSource
+                .builder(i -> new Reading("press-1", "temperature", 60 + i % 30, 1_000 * i))
+                .count(3_600)
+                .build();
+        GeneratorSource<Reading> ovenGateway = GeneratorSource
+                .builder(i -> new Reading("oven-1", "temperature", 180 + i % 20, 10_000 * i))
+                .count(3_600)
+                .build();
+        // tag::alignment[]
+        WatermarkStrategy<Reading> aligned = WatermarkStrategy
+                .<Reading>boundedOutOfOrderness(Duration.ofSeconds(5))
+                .withTimestampAssigner((reading, sourceTimestamp) -> reading.time())
+                .withWatermarkAlignment("plant", Duration.ofSeconds(30));
+
+        DataStream<Reading> presses = pipeline.fromSource(pressGateway, aligned, "presses");
+        DataStream<Reading> ovens = pipeline.fromSource(ovenGateway, aligned, "ovens");
+        presses.union(ovens)
+                .keyBy(Reading::machine)
+                .window(Windows.tumbling(Duration.ofMinutes(1)))
+                .aggregate(new WindowsExamplesTest.CountReadings<>())
+                .sinkTo(counts);
+        // end::alignment[]
+        pipeline.execute("aligned gateways");
+        List<Long> results = counts.results();
+        assertThat(results).as("an hour of the press, 10 hours of the oven").hasSize(60 + 600);
+        assertThat(results.stream().filter(c -> c == 60L)).hasSize(60);
+        assertThat(results.stream().filter(c -> c == 6L)).hasSize(600);
+    }
+
+    @Test
     void timestampsInTheMiddleOfAPipeline() {
         Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
         CollectSink<Long> counts = new CollectSink<>();

@@ -6,17 +6,24 @@ import io.millrace.api.time.Clock;
 import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.operator.Output;
 import io.millrace.runtime.source.SourceOperator;
+import io.millrace.runtime.source.WatermarkAlignment;
 import java.util.List;
 
 /**
  * A task whose head is a source reader. It polls the reader only while every output channel can take
  * a batch: when one is full, the source pauses (counted in {@code sourcePauses}) and reads nothing until
  * the consumer catches up. That is how backpressure reaches the source.
+ *
+ * <p>A source with watermark alignment also reads only while its watermark is within the allowed drift of the lowest
+ * in its group ({@link WatermarkAlignment}); otherwise it waits (counted in {@code alignmentPauses}) for the one
+ * behind, still answering checkpoints and flushing what it sent.
  */
 public final class SourceTask extends Task {
     private static final long NOTHING_AVAILABLE_PARK_NANOS = 1_000_000L;
     /** Longest park while paused: the source looks at its mailbox (checkpoint triggers) at least this often. */
     private static final long PAUSE_PARK_NANOS = 1_000_000L;
+    /** Longest park while ahead of the alignment group; the member that lets it go on wakes it sooner. */
+    private static final long ALIGNMENT_PARK_NANOS = 1_000_000L;
     private SourceOperator<Object> source;
     private Output<Object> sourceOutput;
     private List<SourceSplit> splits;
@@ -24,6 +31,11 @@ public final class SourceTask extends Task {
     private String sourceName;
     private int sourceParallelism;
     private long restoredWatermark = Long.MIN_VALUE;
+    private WatermarkAlignment alignment;
+    private int alignmentSlot;
+    private long maxDrift;
+    /** While waiting for the alignment group: the watermark this subtask waits with; else {@code Long.MIN_VALUE}. */
+    private long waitingAt = Long.MIN_VALUE;
 
     SourceTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
         super(name, subtask, clock, signal, host, bufferTimeoutNanos);
@@ -37,6 +49,13 @@ public final class SourceTask extends Task {
         this.sourceOperatorId = operatorId;
         this.sourceName = name;
         this.sourceParallelism = parallelism;
+    }
+
+    /** Makes this source read only while its watermark is at most {@code maxDriftMillis} ahead of the lowest in {@code group}. */
+    void align(WatermarkAlignment group, long maxDriftMillis) {
+        this.alignment = group;
+        this.alignmentSlot = group.register(signal);
+        this.maxDrift = maxDriftMillis;
     }
 
     /** When resuming from a checkpoint: the watermark the source had there, emitted before anything is read. */
@@ -69,15 +88,21 @@ public final class SourceTask extends Task {
         try {
             source.restoreWatermark(restoredWatermark);
             source.start(splits);
+            publishToAlignment();
             while (!host.cancelled()) {
                 runMailsAndTimers();
                 if (!writersWritable()) {
                     pauseForBackpressure();
                     continue;
                 }
+                if (alignment != null && waitedForAlignment()) {
+                    continue;
+                }
                 InputStatus status = source.poll();
                 publishIdle(source.isIdle());
+                publishToAlignment();
                 if (status == InputStatus.END_OF_INPUT) {
+                    leaveAlignment();
                     publishIdle(false);
                     sourceOutput.emitWatermark(Long.MAX_VALUE);
                     endOfInput();
@@ -93,8 +118,46 @@ public final class SourceTask extends Task {
                 }
             }
         } finally {
+            leaveAlignment();
             source.close();
         }
+    }
+
+    private void publishToAlignment() {
+        if (alignment != null) {
+            alignment.publish(alignmentSlot, source.isIdle() ? WatermarkAlignment.OUT : source.emittedWatermark());
+        }
+    }
+
+    private void leaveAlignment() {
+        if (alignment != null) {
+            alignment.publish(alignmentSlot, WatermarkAlignment.OUT);
+        }
+    }
+
+    /**
+     * If this subtask's watermark is more than the allowed drift ahead of the lowest in its group: sends what it holds,
+     * waits until woken (by the member that lets it go on, a mail, cancellation) or a held watermark is due, and
+     * returns true. An idle subtask never waits: it publishes no watermark to the group and reads to find new records.
+     */
+    private boolean waitedForAlignment() throws Exception {
+        long mine = source.emittedWatermark();
+        if (source.isIdle() || !alignment.ahead(mine, maxDrift)) {
+            return false;
+        }
+        alignmentPauses++;
+        long start = clock.nanoTime();
+        long held = beforeWaiting();
+        alignment.waitUntilCaughtUp(alignmentSlot, mine, maxDrift);
+        waitingAt = mine;
+        try {
+            idleWait(Math.min(held, ALIGNMENT_PARK_NANOS));
+        } finally {
+            waitingAt = Long.MIN_VALUE;
+            alignment.doneWaiting(alignmentSlot);
+        }
+        alignedNanos += clock.nanoTime() - start;
+        return true;
     }
 
     private void pauseForBackpressure() {
@@ -115,6 +178,7 @@ public final class SourceTask extends Task {
 
     @Override
     protected boolean inputAvailable() {
-        return false;
+        // while waiting for the alignment group: whether the lowest caught up between the decision to wait and the park
+        return waitingAt != Long.MIN_VALUE && !alignment.ahead(waitingAt, maxDrift);
     }
 }

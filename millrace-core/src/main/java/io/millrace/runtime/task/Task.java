@@ -48,6 +48,8 @@ public abstract class Task implements Runnable {
     protected volatile long idleNanos;
     protected volatile long sourcePauses;
     protected long pausedNanos;
+    protected volatile long alignmentPauses;
+    protected volatile long alignedNanos;
 
     protected Task(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
         this.name = name;
@@ -404,7 +406,7 @@ public abstract class Task implements Runnable {
         }
         long elapsed = startNanos == 0 ? 0 : clock.nanoTime() - startNanos;
         long busy = Math.max(0, elapsed - bp - idleNanos);
-        return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses, signal.wakeups());
+        return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses, signal.wakeups(), alignmentPauses, alignedNanos);
     }
 
     public List<RecordWriter> writers() {

@@ -24,6 +24,7 @@ import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.plan.PhysicalPlan.Chain;
 import io.millrace.runtime.plan.PhysicalPlan.Edge;
 import io.millrace.runtime.source.SourceOperator;
+import io.millrace.runtime.source.WatermarkAlignment;
 import io.millrace.runtime.checkpoint.OperatorIds;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyGroupRange;
@@ -97,6 +98,7 @@ public final class TaskWiring {
                 wireExchange(e);
             }
         }
+        createAlignmentGroups();
         for (Chain c : plan.chains()) {
             for (int i = 0; i < c.parallelism(); i++) {
                 wireChain(c, i);
@@ -188,6 +190,10 @@ public final class TaskWiring {
             if (restorer != null) {
                 st.resumeAt(restorer.watermark(OperatorIds.of(head)));
             }
+            WatermarkAlignment group = spec.watermarks().alignmentGroup() == null ? null : alignmentGroups.get(spec.watermarks().alignmentGroup());
+            if (group != null) {
+                st.align(group, spec.watermarks().maxAllowedDrift().toMillis());
+            }
         } else {
             long restored = restorer == null ? Long.MIN_VALUE : restorer.watermark(OperatorIds.of(c.head()));
             ((StreamTask) task).setInput(new InputGate(gates.get(c).get(subtask), restored));
@@ -195,6 +201,22 @@ public final class TaskWiring {
     }
 
     private final Map<LogicalNode, List<SourceSplit>> splits = new IdentityHashMap<>();
+    private final Map<String, WatermarkAlignment> alignmentGroups = new java.util.HashMap<>();
+
+    /** One board per watermark alignment group of the job, with a slot per source subtask; a group of one subtask needs none. */
+    private void createAlignmentGroups() {
+        Map<String, Integer> members = new java.util.TreeMap<>();
+        for (Chain c : plan.chains()) {
+            if (c.head().spec() instanceof Specs.SourceSpec<?> spec && spec.watermarks().alignmentGroup() != null) {
+                members.merge(spec.watermarks().alignmentGroup(), c.parallelism(), Integer::sum);
+            }
+        }
+        members.forEach((group, n) -> {
+            if (n > 1) {
+                alignmentGroups.put(group, new WatermarkAlignment(group, n));
+            }
+        });
+    }
 
     private List<SourceSplit> splitsFor(LogicalNode node, Source<Object, SourceSplit> source, int subtask, int parallelism) throws Exception {
         if (restorer != null && restorer.has(OperatorIds.of(node))) {
