@@ -32,6 +32,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class FlinkEngine implements Engine {
     /** RocksDB memory, as Millrace's default managed memory. */
     static final MemorySize MANAGED_MEMORY = MemorySize.ofMebiBytes(256);
+    /** How often Flink's source readers report their watermarks for alignment. */
+    static final Duration ALIGNMENT_UPDATE = Duration.ofMillis(100);
 
     public static void main(String[] args) throws Exception {
         BenchDriver.main(new FlinkEngine(), args);
@@ -53,9 +55,9 @@ public final class FlinkEngine implements Engine {
         StreamExecutionEnvironment env = localEnvironment(options, checkpointDir);
         Query q = options.query;
         if (q.isNexmark()) {
-            FlinkNexmarkQueries.build(q, nexmarkEvents(env, input, rate), options.bestOfWindow()).sinkTo((Sink) results).name("results");
+            FlinkNexmarkQueries.build(q, nexmarkEvents(env, options, input, rate), options.bestOfWindow()).sinkTo((Sink) results).name("results");
         } else {
-            FlinkTelemetryQueries.build(q, readings(env, q, input, rate)).sinkTo((Sink) results).name("results");
+            FlinkTelemetryQueries.build(q, readings(env, options, input, rate)).sinkTo((Sink) results).name("results");
         }
         return env;
     }
@@ -83,16 +85,28 @@ public final class FlinkEngine implements Engine {
     }
 
     /** The Nexmark events of {@code input}, stamped with their event time; the watermark follows it (no disorder). */
-    static DataStream<Event> nexmarkEvents(StreamExecutionEnvironment env, Input input, double rate) {
+    static DataStream<Event> nexmarkEvents(StreamExecutionEnvironment env, BenchOptions options, Input input, double rate) {
         return source(env, input, rate, TypeInformation.of(Event.class),
-                WatermarkStrategy.<Event>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark");
+                aligned(WatermarkStrategy.<Event>forMonotonousTimestamps().withTimestampAssigner((e, ts) -> e.dateTime()), options, "nexmark"),
+                "nexmark");
     }
 
     /** The telemetry readings of {@code input}, stamped with their time; the watermark trails by {@code q}'s bound. */
-    static DataStream<Reading> readings(StreamExecutionEnvironment env, Query q, Input input, double rate) {
+    static DataStream<Reading> readings(StreamExecutionEnvironment env, BenchOptions options, Input input, double rate) {
         return source(env, input, rate, TypeInformation.of(Reading.class),
-                WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
-                        .withTimestampAssigner((r, ts) -> r.time()), "telemetry");
+                aligned(WatermarkStrategy.<Reading>forBoundedOutOfOrderness(Duration.ofMillis(options.query.watermarkDelayMs()))
+                        .withTimestampAssigner((r, ts) -> r.time()), options, "telemetry"), "telemetry");
+    }
+
+    /**
+     * With {@code --watermark-alignment-ms}: Flink's watermark alignment, the source readers reporting to the
+     * coordinator every {@link #ALIGNMENT_UPDATE} (its default interval is 1 s; a shorter one keeps the drift
+     * nearer the bound).
+     */
+    private static <T> WatermarkStrategy<T> aligned(WatermarkStrategy<T> watermarks, BenchOptions options, String group) {
+        return options.watermarkAlignmentMs > 0
+                ? watermarks.withWatermarkAlignment(group, Duration.ofMillis(options.watermarkAlignmentMs), ALIGNMENT_UPDATE)
+                : watermarks;
     }
 
     @SuppressWarnings("unchecked")

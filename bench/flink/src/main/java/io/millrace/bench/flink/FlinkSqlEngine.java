@@ -51,8 +51,8 @@ public final class FlinkSqlEngine implements Engine {
         StreamTableEnvironment tables = StreamTableEnvironment.create(env, EnvironmentSettings.newInstance()
                 .inStreamingMode().withConfiguration(FlinkSqlQueries.settings(q)).build());
         Table result = q.isNexmark()
-                ? FlinkSqlQueries.nexmark(q, options.eventRate, tables, FlinkEngine.nexmarkEvents(env, input, rate))
-                : FlinkSqlQueries.telemetry(q, tables, FlinkEngine.readings(env, q, input, rate));
+                ? FlinkSqlQueries.nexmark(q, options.eventRate, tables, FlinkEngine.nexmarkEvents(env, options, input, rate))
+                : FlinkSqlQueries.telemetry(q, tables, FlinkEngine.readings(env, options, input, rate));
         DataStream<Row> rows = FlinkSqlQueries.UPDATING.contains(q) ? tables.toChangelogStream(result) : tables.toDataStream(result);
         if (FlinkSqlQueries.TIME_AS_COLUMN.contains(q)) {
             rows = rows.assignTimestampsAndWatermarks(WatermarkStrategy.<Row>noWatermarks()

@@ -50,16 +50,22 @@ public final class MillraceEngine implements Engine {
         Query q = options.query;
         if (q.isNexmark()) {
             NexmarkQueries.build(q, source(pipeline, input, ratePerSecond,
-                    WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), "nexmark"),
+                    aligned(WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), options, "nexmark"), "nexmark"),
                     options.bestOfWindow())
                     .sinkTo((Sink) results).name("results");
         } else {
             WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
                     .withTimestampAssigner((r, ts) -> r.time());
-            TelemetryQueries.build(q, source(pipeline, input, ratePerSecond, w, "telemetry"))
+            TelemetryQueries.build(q, source(pipeline, input, ratePerSecond, aligned(w, options, "telemetry"), "telemetry"))
                     .sinkTo((Sink) results).name("results");
         }
         return pipeline;
+    }
+
+    private static <T> WatermarkStrategy<T> aligned(WatermarkStrategy<T> watermarks, BenchOptions options, String group) {
+        return options.watermarkAlignmentMs > 0
+                ? watermarks.withWatermarkAlignment(group, Duration.ofMillis(options.watermarkAlignmentMs))
+                : watermarks;
     }
 
     @SuppressWarnings("unchecked")

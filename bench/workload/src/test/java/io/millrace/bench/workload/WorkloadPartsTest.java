@@ -86,6 +86,15 @@ class WorkloadPartsTest {
     }
 
     @Test
+    void watermarkAlignment_isOneSecondByDefault_offAtZero_keptForTheWarmUp_andNeverNegative() {
+        assertThat(BenchOptions.parse("--query", "q8").watermarkAlignmentMs).isEqualTo(1_000);
+        assertThat(BenchOptions.parse("--watermark-alignment-ms", "0").watermarkAlignmentMs).isZero();
+        assertThat(BenchOptions.parse("--watermark-alignment-ms", "250").forWarmup().watermarkAlignmentMs).isEqualTo(250);
+        assertThatThrownBy(() -> BenchOptions.parse("--watermark-alignment-ms", "-1"))
+                .hasMessageContaining("--watermark-alignment-ms must not be negative, was -1");
+    }
+
+    @Test
     void warmUpRuns_repeatUntilTheyHaveTakenTheWarmUpSeconds_atLeastOnce() throws Exception {
         assertThat(BenchOptions.parse("--query", "q0").warmupSeconds).isEqualTo(8.0);
         assertThat(BenchOptions.parse("--warmup-seconds", "2.5").warmupSeconds).isEqualTo(2.5);
