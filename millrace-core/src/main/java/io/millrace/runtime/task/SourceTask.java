@@ -36,6 +36,8 @@ public final class SourceTask extends Task {
     private long maxDrift;
     /** While waiting for the alignment group: the watermark this subtask waits with; else {@code Long.MIN_VALUE}. */
     private long waitingAt = Long.MIN_VALUE;
+    /** Whether the last turn of the loop waited for the alignment group: a wait of several parks counts once. */
+    private boolean aligning;
 
     SourceTask(String name, int subtask, Clock clock, TaskSignal signal, TaskHost host, long bufferTimeoutNanos) {
         super(name, subtask, clock, signal, host, bufferTimeoutNanos);
@@ -143,9 +145,13 @@ public final class SourceTask extends Task {
     private boolean waitedForAlignment() throws Exception {
         long mine = source.emittedWatermark();
         if (source.isIdle() || !alignment.ahead(mine, maxDrift)) {
+            aligning = false;
             return false;
         }
-        alignmentPauses++;
+        if (!aligning) {
+            aligning = true;
+            alignmentPauses++;
+        }
         long start = clock.nanoTime();
         long held = beforeWaiting();
         alignment.waitUntilCaughtUp(alignmentSlot, mine, maxDrift);
