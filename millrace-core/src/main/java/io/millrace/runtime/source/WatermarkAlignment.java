@@ -38,10 +38,6 @@ public final class WatermarkAlignment {
         }
     }
 
-    public String group() {
-        return group;
-    }
-
     /** Gives a source subtask its slot; while the job is wired, before its threads start. */
     public int register(TaskSignal signal) {
         if (registered == signals.length) {
@@ -49,10 +45,6 @@ public final class WatermarkAlignment {
         }
         signals[registered] = signal;
         return registered++;
-    }
-
-    public int members() {
-        return signals.length;
     }
 
     /** Publishes the watermark of {@code member} ({@link #OUT} while idle or ended); wakes a waiting member it lets go on. */

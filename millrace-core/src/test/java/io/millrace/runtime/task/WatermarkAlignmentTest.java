@@ -41,6 +41,9 @@ class WatermarkAlignmentTest {
     @TempDir
     Path dir;
     private JobHandle job;
+    private final FeedSource<Long> fast = new FeedSource<>();
+    private final FeedSource<Long> slow = new FeedSource<>();
+    private final CollectSink<Long> out = new CollectSink<>();
 
     @AfterEach
     void stop() throws InterruptedException {
@@ -51,7 +54,7 @@ class WatermarkAlignmentTest {
     }
 
     /** Two fed sources in one group ("fast" and "slow"), both monotonous, into one sink. */
-    private JobHandle start(FeedSource<Long> fast, FeedSource<Long> slow, WatermarkStrategy<Long> slowStrategy, CollectSink<Long> out) {
+    private JobHandle start(WatermarkStrategy<Long> slowStrategy) {
         PipelineConfig config = new PipelineConfig().parallelism(1).watermarkInterval(Duration.ZERO);
         config.checkpoints().directory(dir.resolve("checkpoints"));
         Pipeline p = Pipeline.create(config);
@@ -59,6 +62,20 @@ class WatermarkAlignmentTest {
         DataStream<Long> b = p.fromSource(slow, slowStrategy, "slow");
         a.union(b).sinkTo(out);
         return p.executeAsync("aligned feeds");
+    }
+
+    /** Starts the job with the slow source at watermark -1 (one record at 0), then gives the fast one timestamps 0 to 999. */
+    private void startBehindSlowAtZero(WatermarkStrategy<Long> slowStrategy) {
+        slow.add(-1L, 0);
+        job = start(slowStrategy);
+        Await.until("the slow source's first watermark", () -> watermark(job, "slow") == -1);
+        feedFast();
+    }
+
+    private void feedFast() {
+        for (long t = 0; t < 1_000; t++) {
+            fast.add(t, t);
+        }
     }
 
     private static long watermark(JobHandle job, String operator) {
@@ -71,15 +88,7 @@ class WatermarkAlignmentTest {
 
     @Test
     void whenASourceRunsAheadOfItsGroup_thenItWaitsWithinTheDrift_takesCheckpointsMeanwhile_andGoesOnAsTheOtherCatchesUpOrEnds() throws Exception {
-        FeedSource<Long> fast = new FeedSource<>();
-        FeedSource<Long> slow = new FeedSource<>();
-        CollectSink<Long> out = new CollectSink<>();
-        slow.add(-1L, 0);
-        job = start(fast, slow, WatermarkStrategy.<Long>monotonous().withWatermarkAlignment("feeds", DRIFT), out);
-        Await.until("the slow source's first watermark", () -> watermark(job, "slow") == -1);
-        for (long t = 0; t < 1_000; t++) {
-            fast.add(t, t);
-        }
+        startBehindSlowAtZero(WatermarkStrategy.<Long>monotonous().withWatermarkAlignment("feeds", DRIFT));
 
         // monotonous: watermark = timestamp - 1; the fast one reads while its watermark is at most -1 + 100
         Await.until("the fast source reaching the drift", () -> watermark(job, "fast") == 100);
@@ -110,15 +119,7 @@ class WatermarkAlignmentTest {
 
     @Test
     void whenTheOtherSourceTurnsIdle_thenItNoLongerHoldsTheGroupBack() throws Exception {
-        FeedSource<Long> fast = new FeedSource<>();
-        FeedSource<Long> slow = new FeedSource<>();
-        CollectSink<Long> out = new CollectSink<>();
-        slow.add(-1L, 0);
-        job = start(fast, slow, WatermarkStrategy.<Long>monotonous().withIdleness(Duration.ofMillis(300)).withWatermarkAlignment("feeds", DRIFT), out);
-        Await.until("the slow source's first watermark", () -> watermark(job, "slow") == -1);
-        for (long t = 0; t < 1_000; t++) {
-            fast.add(t, t);
-        }
+        startBehindSlowAtZero(WatermarkStrategy.<Long>monotonous().withIdleness(Duration.ofMillis(300)).withWatermarkAlignment("feeds", DRIFT));
 
         Await.until("the fast source reading everything once the slow one is idle", () -> watermark(job, "fast") == 998);
         assertThat(task(job.metrics(), "fast").alignmentPauses()).as("it had to wait before the slow one turned idle").isPositive();
@@ -130,13 +131,8 @@ class WatermarkAlignmentTest {
 
     @Test
     void whenTheOtherSourceHasNoWatermarkYet_thenItDoesNotHoldTheGroupBack() throws Exception {
-        FeedSource<Long> fast = new FeedSource<>();
-        FeedSource<Long> slow = new FeedSource<>();
-        CollectSink<Long> out = new CollectSink<>();
-        job = start(fast, slow, WatermarkStrategy.<Long>monotonous().withWatermarkAlignment("feeds", DRIFT), out);
-        for (long t = 0; t < 1_000; t++) {
-            fast.add(t, t);
-        }
+        job = start(WatermarkStrategy.<Long>monotonous().withWatermarkAlignment("feeds", DRIFT));
+        feedFast();
 
         Await.until("the fast source reading everything", () -> watermark(job, "fast") == 998);
         assertThat(task(job.metrics(), "fast").alignmentPauses()).isZero();
@@ -223,7 +219,6 @@ class WatermarkAlignmentTest {
         CollectSink<String> alignedOut = new CollectSink<>();
         JobResult aligned = runGenerator(true, alignedOut);
         long alignedGap = Progress.largestGap.get();
-        System.out.printf("largest event-time gap: free %d ms, aligned %d ms%n", freeGap, alignedGap);
 
         // subtask 1 polls only while its watermark (latest - 1) is at most the drift above subtask 0's published one (at
         // most subtask 0's latest - 1), and a poll reads at most 512 records, 1,024 ms of event time: so it is never more
