@@ -1,11 +1,11 @@
 package io.millrace.rocksdb;
 
 import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.InternalTimerService;
+import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.timer.DueTimers;
-import io.millrace.runtime.timer.InternalTimerService;
-import io.millrace.runtime.timer.Triggerable;
 
 /**
  * Timers of one named timer service in one RocksDB column family: an event-time and a processing-time

@@ -6,7 +6,7 @@ import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.TimerService;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.timer.VoidNamespace;
 
 /**

@@ -7,7 +7,7 @@ import io.millrace.api.functions.KeyedProcessFunction;
 import io.millrace.api.time.TimeDomain;
 import io.millrace.api.time.TimerService;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.timer.VoidNamespace;
 
 /**

@@ -2,7 +2,6 @@ package io.millrace.runtime.operator;
 
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;
-import io.millrace.runtime.plan.SpecLowering;
 
 /**
  * Lowers {@link Specs.KeyedProcessSpec} to {@link KeyedProcessOperator} and {@link Specs.CoProcessSpec}

@@ -1,7 +1,7 @@
 package io.millrace.runtime.operator;
 
 import io.millrace.api.time.TimerService;
-import io.millrace.runtime.timer.InternalTimerService;
+import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.timer.VoidNamespace;
 
 /** The user-facing {@link TimerService} of a process function: internal timers in the VOID namespace. */

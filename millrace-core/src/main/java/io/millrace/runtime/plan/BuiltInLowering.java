@@ -6,17 +6,18 @@ import io.millrace.api.functions.MapFunction;
 import io.millrace.api.functions.ProcessFunction;
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;
+import io.millrace.api.sink.Sink;
+import io.millrace.api.sink.TwoPhaseCommitSink;
 import io.millrace.runtime.operator.ClassCopies;
 import io.millrace.runtime.operator.FilterOperator;
 import io.millrace.runtime.operator.FlatMapOperator;
 import io.millrace.runtime.operator.MapOperator;
 import io.millrace.runtime.operator.ProcessOperator;
 import io.millrace.runtime.operator.SinkOperator;
+import io.millrace.runtime.operator.SpecLowering;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.operator.TimestampsOperator;
 import io.millrace.runtime.operator.TwoPhaseCommitSinkOperator;
-import io.millrace.api.sink.Sink;
-import io.millrace.api.sink.TwoPhaseCommitSink;
 import java.lang.invoke.MethodHandles;
 
 /** Lowers the stateless built-in specs of {@link Specs}. */

@@ -1,9 +1,11 @@
 package io.millrace.runtime.plan;
 
 import io.millrace.api.plan.LogicalNode;
+import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;
 import io.millrace.runtime.operator.FunctionCopies;
+import io.millrace.runtime.operator.SpecLowering;
 import io.millrace.runtime.operator.StreamOperator;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +20,14 @@ public final class OperatorLowering implements OperatorFactory {
         for (SpecLowering l : ServiceLoader.load(SpecLowering.class)) {
             lowerings.add(l);
         }
+    }
+
+    /** {@code plan} after the rewrite of every lowering on the class path, in their order. */
+    static LogicalPlan rewrite(LogicalPlan plan) {
+        for (SpecLowering l : new OperatorLowering().lowerings) {
+            plan = l.rewrite(plan);
+        }
+        return plan;
     }
 
     /**

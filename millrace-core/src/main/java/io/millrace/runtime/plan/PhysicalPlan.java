@@ -8,7 +8,6 @@ import io.millrace.api.plan.Partitioning;
 import io.millrace.api.plan.Specs;
 import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.BadRecordPolicy;
-import io.millrace.runtime.window.LocalWindowAggregation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -68,11 +67,12 @@ public final class PhysicalPlan {
     }
 
     /**
-     * Resolves {@code logical} after the planner's rewrites (local window aggregation, see
-     * {@link LocalWindowAggregation}); {@link #logical()} is then the rewritten plan, whose nodes are copies.
+     * Resolves {@code logical} after the lowerings' rewrites (such as local window aggregation, see
+     * {@link io.millrace.runtime.operator.SpecLowering#rewrite}); {@link #logical()} is then the rewritten plan,
+     * whose rewritten nodes are copies.
      */
     public static PhysicalPlan of(LogicalPlan logical) {
-        PhysicalPlan p = new PhysicalPlan(LocalWindowAggregation.rewrite(logical));
+        PhysicalPlan p = new PhysicalPlan(OperatorLowering.rewrite(logical));
         p.resolveParallelism();
         p.resolveEdges();
         p.validate();

@@ -1,8 +1,6 @@
 package io.millrace.runtime.state;
 
 import io.millrace.api.state.KeyedStateStore;
-import io.millrace.runtime.timer.InternalTimerService;
-import io.millrace.runtime.timer.Triggerable;
 
 /**
  * Keyed state of one operator subtask, for the key groups it owns. Every access reads or writes the

@@ -1,8 +1,10 @@
 package io.millrace.runtime.timer;
 
 import io.millrace.api.time.Clock;
+import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.ReadAhead;
+import io.millrace.runtime.state.Triggerable;
 import java.util.function.Consumer;
 
 /**

@@ -5,9 +5,9 @@ import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.NamespacedState;
-import io.millrace.runtime.timer.InternalTimerService;
-import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.Triggerable;
 import java.util.ArrayList;
 
 /**

@@ -4,9 +4,9 @@ import io.millrace.api.window.Trigger;
 import io.millrace.api.window.TriggerResult;
 import io.millrace.api.window.Window;
 import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.NamespacedState;
-import io.millrace.runtime.timer.InternalTimerService;
-import io.millrace.runtime.timer.Triggerable;
+import io.millrace.runtime.state.Triggerable;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,13 +1,14 @@
 package io.millrace.runtime.window;
 
+import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.window.CountWindows;
 import io.millrace.api.window.GlobalWindows;
 import io.millrace.api.window.SessionWindows;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
+import io.millrace.runtime.operator.SpecLowering;
 import io.millrace.runtime.operator.StreamOperator;
-import io.millrace.runtime.plan.SpecLowering;
 
 /**
  * Lowers a {@link WindowSpec} to its operator: time windows with their default trigger to the slicing fast
@@ -43,5 +44,11 @@ public final class WindowLowering implements SpecLowering {
             return new CountWindowOperator(w);
         }
         throw new IllegalArgumentException("unknown window assigner " + w.assigner());
+    }
+
+    /** Local (two-phase) window aggregation, where the plan's windows allow it: {@link LocalWindowAggregation}. */
+    @Override
+    public LogicalPlan rewrite(LogicalPlan plan) {
+        return LocalWindowAggregation.rewrite(plan);
     }
 }

@@ -8,7 +8,6 @@ import io.millrace.api.functions.KeyedProcessFunction;
 import io.millrace.api.plan.LogicalNode;
 import io.millrace.api.plan.Specs;
 import io.millrace.runtime.plan.OperatorLowering;
-import io.millrace.runtime.plan.SpecLowering;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.timer.Triggerable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.BackendContract;
+import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.Triggerable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -1,4 +1,4 @@
-package io.millrace.runtime.timer;
+package io.millrace.runtime.state;
 
 /** Receives firing timers; the timer's key is the backend's current key during the call. */
 public interface Triggerable<N> {

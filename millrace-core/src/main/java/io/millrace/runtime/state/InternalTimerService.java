@@ -1,4 +1,4 @@
-package io.millrace.runtime.timer;
+package io.millrace.runtime.state;
 
 /**
  * Timers of the current key with a namespace (a window, or a single VOID namespace for process
