@@ -13,6 +13,7 @@ import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.Windows;
 import io.millrace.connector.generator.GeneratorSource;
+import io.millrace.testing.FeedSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * What docs/event-time.md ("What is deterministic") promises: with no record later than the watermark bound, window
  * results do not depend on the run or on how the two source subtasks' channels interleave; with records later than
  * that, whether each of those is late may differ between runs, but every record is either in a window's result or
- * in the late side output.
+ * in the late side output. One boundary of session windows depends on arrival order even on time: a record exactly at
+ * a session's end (its last record + gap) joins it only if it comes before the watermark that fires the session.
  */
 class EventTimeDeterminismTest {
 
@@ -243,5 +245,36 @@ class EventTimeDeterminismTest {
         }
         assertThat(overLate).as("readings 30 days behind in the input").isEqualTo(2 * 200);
         assertThat(lateOverRuns).as("readings found late over both runs").isPositive();
+    }
+
+    /** Sessions of one feed in the given order: one record per poll, every watermark sent at once. */
+    private static List<String> sessionsInOrder(Reading... readings) {
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1).watermarkInterval(Duration.ZERO));
+        FeedSource<Reading> feed = new FeedSource<>();
+        CollectSink<String> out = new CollectSink<>();
+        pipeline.fromSource(feed, WatermarkStrategy.<Reading>monotonous().withTimestampAssigner((r, ts) -> r.time()), "feed")
+                .keyBy(Reading::machine)
+                .window(Windows.session(Duration.ofMillis(GAP_MS)))
+                .aggregate(new WindowsExamplesTest.CountReadings<>(), new Describe())
+                .sinkTo(out);
+        for (Reading r : readings) {
+            feed.add(r);
+        }
+        feed.end();
+        pipeline.execute("session boundary");
+        return sorted(out.results());
+    }
+
+    @Test
+    void aRecordAtExactlyASessionsEnd_joinsTheSessionOnlyIfItArrivesBeforeTheSessionFires() {
+        // m's session [0, 10000) fires at watermark 9,999; both orders are on time for a monotonous watermark
+        List<String> beforeFiring = sessionsInOrder(new Reading("m", 0), new Reading("m", 10_000), new Reading("x", 10_000));
+        List<String> afterFiring = sessionsInOrder(new Reading("m", 0), new Reading("x", 10_000), new Reading("m", 10_000));
+
+        assertThat(beforeFiring).as("the record at the session's end arrives first")
+                .containsExactly("m 0 20000 2", "x 10000 20000 1")
+                .isEqualTo(batchSessions(List.of(new Reading("m", 0), new Reading("m", 10_000), new Reading("x", 10_000))));
+        assertThat(afterFiring).as("the watermark 9,999 arrives first")
+                .containsExactly("m 0 10000 1", "m 10000 20000 1", "x 10000 20000 1");
     }
 }
