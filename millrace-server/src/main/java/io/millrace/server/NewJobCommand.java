@@ -25,12 +25,15 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Writes a Maven project for a Millrace job into DIR: a pom that depends on millrace-core in provided",
-            "scope ('millrace run' brings the engine, so the jar does not pack it) and on its test jar (the operator",
-            "test harness); a first pipeline over JSON-lines sensor readings (a keyed one-minute window and an",
-            "alert) with a main for 'millrace run'; a test of its function in the harness, a test of the whole",
-            "pipeline, and sample input. DIR must be new or empty. Guide: docs/writing-a-job.md.",
-            "Exit codes: 0 written; 2 a bad option, or DIR is not empty or cannot be written."
+            "Writes a Maven project for a Millrace job into DIR, a new or empty directory:",
+            "- a pom with millrace-core in provided scope ('millrace run' brings the",
+            "  engine, so the jar does not pack it) and its test jar (the test harness);",
+            "- a first pipeline over JSON-lines sensor readings (a keyed one-minute",
+            "  window, an alert) with a main for 'millrace run', and sample input;",
+            "- a test of its alert function in the operator harness, and a test of the",
+            "  whole pipeline.",
+            "Guide: docs/writing-a-job.md. Exit codes: 0 written; 2 a bad option, or DIR",
+            "is not empty or cannot be written."
         })
 final class NewJobCommand implements Callable<Integer> {
     private static final Pattern MAVEN_ID = Pattern.compile("[A-Za-z0-9_.-]+");
@@ -77,14 +80,16 @@ final class NewJobCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        String jar = "target/" + artifactId + "-" + JobTemplate.PROJECT_VERSION + ".jar";
+        Path jar = target.resolve("target").resolve(artifactId + "-" + JobTemplate.PROJECT_VERSION + ".jar");
         out.println("Wrote a Millrace job, " + group + ":" + artifactId + " (package " + pkg + "), into " + target + ":");
         files.forEach(f -> out.println("  " + f.toString().replace('\\', '/')));
         out.println();
-        out.println("Build, test and run it:");
+        out.println("Build it and run its tests:");
         out.println("  cd " + target);
         out.println("  mvn package");
-        out.println("  millrace run --jar " + jar + " --class " + pkg + "." + JobTemplate.MAIN_CLASS + " -- --input data/readings.jsonl");
+        out.println("Run it (./millrace is in the Millrace source tree):");
+        out.println("  ./millrace run --jar " + jar + " --class " + pkg + "." + JobTemplate.MAIN_CLASS
+                + " -- --input " + target.resolve("data/readings.jsonl"));
         out.println();
         out.println("The build needs Millrace " + JobTemplate.millraceVersion() + " in your local Maven repository; if it is not");
         out.println("there, run in the Millrace source tree: mvn -B -DskipTests -pl millrace-core -am install");
