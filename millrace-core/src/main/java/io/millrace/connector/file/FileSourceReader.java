@@ -4,10 +4,12 @@ import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.InputStatus;
 import io.millrace.api.source.ReaderOutput;
 import io.millrace.api.source.SourceReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -27,6 +29,11 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
     private ReaderOutput<T> outOf;
     private ReaderOutput.SplitOutput<T> out;
     private long line;
+    /** The bytes of the record read last when it spans several lines; unused (empty) for one-line records. */
+    private final ByteArrayOutputStream multiLine = new ByteArrayOutputStream();
+    private boolean spansLines;
+    /** Index in the record read last of its first byte that is not UTF-8, or -1. */
+    private int malformedAt;
 
     FileSourceReader(LineFormat<T> format, String sourceName) {
         this.format = format;
@@ -65,11 +72,15 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
             if (text.isBlank()) {
                 continue;
             }
+            if (malformedAt >= 0) {
+                reportBad(output, first, "not valid UTF-8 (byte " + (malformedAt + 1) + " of the record)");
+                continue;
+            }
             T value;
             try {
                 value = decoder.decode(text);
             } catch (BadLineException e) {
-                output.reportBadRecord(new BadRecord(text, current.path() + ":" + first, e.getMessage()));
+                reportBad(output, first, e.getMessage());
                 continue;
             }
             out.collect(value);
@@ -86,16 +97,42 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
         if (text == null) {
             return null;
         }
+        spansLines = false;
+        malformedAt = lines.malformedAt(text);
         long first = line;
         while (format.continuesOnNextLine(text)) {
+            if (!spansLines) {
+                spansLines = true;
+                multiLine.reset();
+            }
+            int terminator = lines.lastTerminatorLength();
+            lines.appendLastLine(multiLine, true);
             String next = readLine();
             if (next == null) {
-                output.reportBadRecord(new BadRecord(text, current.path() + ":" + first, "the file ends inside a quoted field"));
+                byte[] all = multiLine.toByteArray();
+                output.reportBadRecord(new BadRecord(Arrays.copyOf(all, all.length - terminator), current.path() + ":" + first,
+                        "the file ends inside a quoted field"));
                 return "";
+            }
+            int malformed = lines.malformedAt(next);
+            if (malformedAt < 0 && malformed >= 0) {
+                malformedAt = multiLine.size() + malformed;
             }
             text = text + "\n" + next;
         }
+        if (spansLines) {
+            lines.appendLastLine(multiLine, false);
+        }
         return text;
+    }
+
+    /** The bytes of the record read last, exactly as in the file, without the terminator of its last line. */
+    private byte[] rawRecord() {
+        return spansLines ? multiLine.toByteArray() : lines.lastLineBytes();
+    }
+
+    private void reportBad(ReaderOutput<T> output, long firstLine, String reason) {
+        output.reportBadRecord(new BadRecord(rawRecord(), current.path() + ":" + firstLine, reason));
     }
 
     private String readLine() throws IOException {

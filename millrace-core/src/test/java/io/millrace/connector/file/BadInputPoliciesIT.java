@@ -65,7 +65,7 @@ class BadInputPoliciesIT {
         p.execute("dead letters");
         assertThat(good.results()).hasSize(2);
         assertThat(dead.results()).extracting(BadRecord::location).containsExactly(file + ":3", file + ":5");
-        assertThat(dead.results()).extracting(BadRecord::raw).containsExactly("M2,hot", "M4");
+        assertThat(dead.results()).extracting(BadRecord::rawText).containsExactly("M2,hot", "M4");
         assertThat(dead.results()).allSatisfy(b -> assertThat(b.reason()).isNotBlank());
     }
 
