@@ -4,6 +4,7 @@ import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.InputStatus;
 import io.millrace.api.source.ReaderOutput;
 import io.millrace.api.source.SourceReader;
+import io.millrace.connector.pacing.RateLimit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,6 +21,8 @@ import java.util.List;
 final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
     private final LineFormat<T> format;
     private final String sourceName;
+    /** Null: unpaced. */
+    private final RateLimit limit;
     private final ArrayDeque<FileSplit> pending = new ArrayDeque<>();
     private boolean noMoreSplits;
 
@@ -35,9 +38,16 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
     /** Index in the record read last of its first byte that is not UTF-8, or -1. */
     private int malformedAt;
 
-    FileSourceReader(LineFormat<T> format, String sourceName) {
+    /** {@code limit} null: read as fast as the pipeline takes the records. */
+    FileSourceReader(LineFormat<T> format, String sourceName, RateLimit limit) {
         this.format = format;
         this.sourceName = sourceName;
+        this.limit = limit;
+    }
+
+    @Override
+    public long nanosUntilAvailable() {
+        return limit == null || (current == null && pending.isEmpty()) ? -1 : limit.nanosUntilChunk();
     }
 
     @Override
@@ -62,16 +72,27 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
             outOf = output;
             out = output.split(current.splitId());
         }
-        for (int n = 0; n < FileSource.BATCH; n++) {
+        long allowed = FileSource.BATCH;
+        if (limit != null) {
+            allowed = limit.permits(FileSource.BATCH);
+            if (allowed == 0) {
+                return InputStatus.NOTHING_AVAILABLE;
+            }
+        }
+        long used = 0;
+        InputStatus status = InputStatus.MORE_AVAILABLE;
+        for (int n = 0; n < FileSource.BATCH && used < allowed; n++) {
             long first = line + 1;
             String text = readRecord(output);
             if (text == null) {
                 finish(output);
-                return pending.isEmpty() && noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+                status = pending.isEmpty() && noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+                break;
             }
             if (text.isBlank()) {
                 continue;
             }
+            used++;
             if (malformedAt >= 0) {
                 reportBad(output, first, "not valid UTF-8 (byte " + (malformedAt + 1) + " of the record)");
                 continue;
@@ -85,7 +106,10 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
             }
             out.collect(value);
         }
-        return InputStatus.MORE_AVAILABLE;
+        if (limit != null && used < allowed) {
+            limit.giveBack(allowed - used);
+        }
+        return status;
     }
 
     /**
