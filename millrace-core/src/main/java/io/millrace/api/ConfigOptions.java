@@ -87,7 +87,7 @@ public final class ConfigOptions {
                         }
                         return v.trim();
                     }),
-            "heap", "heap", "Where keyed state lives; an unknown name fails when the job starts, listing the backends available.",
+            "heap", "heap", "Where keyed state lives; an unknown name fails, listing the backends on the class path: under millrace run before the job's main runs, otherwise when the job starts.",
             (c, v, all) -> c.stateBackend(v));
 
     public static final ConfigOption<String> STATE_HEAP_VALUES = ConfigOption.of("state.heap.values",
