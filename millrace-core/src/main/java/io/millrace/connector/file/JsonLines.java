@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  * missing or {@code null} is a bad record whose reason names the field, also in nested classes. A field of
  * a boxed or reference type ({@code Double value}, {@code String note}) is optional: it is null when the
  * line lacks it or has {@code null}. The reason of a bad record never carries Jackson's own position: the
- * reader reports {@code <file>:<line>}.
+ * reader reports {@code <file>:<line>}. A Java record (or a class bound through its constructor) is read in
+ * one pass; a class with a primitive field set through a setter or the field itself costs a second pass per
+ * line (a JSON tree), since data binding never sees a property that is absent.
  *
  * <pre>{@code
  * LineFormat<JsonNode> nodes = JsonLines.nodes();
@@ -84,22 +86,24 @@ public final class JsonLines<T> implements LineFormat<T> {
         ObjectReader reader = MAPPER.readerFor(target);
         ObjectReader trees = MAPPER.readerFor(JsonNode.class);
         RequiredFields required = asMap ? null : RequiredFields.of(MAPPER, target);
+        boolean checkEveryLine = required != null && required.bindingMissesSome();
         String typeName = target.getRawClass().getSimpleName();
         return text -> {
             Object value;
             try {
-                if (required == null) {
-                    value = reader.readValue(text);
-                } else {
+                if (checkEveryLine) {
                     JsonNode tree = trees.readValue(text);
                     String missing = tree == null ? null : required.violation(tree);
                     if (missing != null) {
                         throw new BadLineException(missing);
                     }
                     value = tree == null || tree.isNull() ? null : reader.readValue(tree);
+                } else {
+                    value = reader.readValue(text);
                 }
             } catch (JsonProcessingException e) {
-                throw new BadLineException(reason(e));
+                String missing = required == null || checkEveryLine ? null : violation(trees, required, text);
+                throw new BadLineException(missing != null ? missing : reason(e));
             } catch (java.io.IOException | RuntimeException e) {
                 throw new BadLineException(withoutParserLocation(BadLineException.of(e).getMessage()));
             }
@@ -110,6 +114,19 @@ public final class JsonLines<T> implements LineFormat<T> {
             T record = (T) value;
             return record;
         };
+    }
+
+    /**
+     * The missing or null required field of a line the data binding refused, or null when that is not why (or the
+     * line is not JSON). Only for lines already found bad, so the second parse costs nothing on good lines.
+     */
+    private static String violation(ObjectReader trees, RequiredFields required, String text) {
+        try {
+            JsonNode tree = trees.readValue(text);
+            return tree == null ? null : required.violation(tree);
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -21,12 +21,28 @@ final class RequiredFields {
     /** How deep nested classes are followed (a guard against deep or recursive types). */
     private static final int MAX_DEPTH = 8;
 
-    private record Field(String name, String type, RequiredFields nested) {}
+    /** {@code type} is the primitive's name, null for a nested class; {@code creator}: bound by a constructor parameter. */
+    private record Field(String name, String type, boolean creator, RequiredFields nested) {}
 
     private final List<Field> fields;
 
     private RequiredFields(List<Field> fields) {
         this.fields = fields;
+    }
+
+    /**
+     * Whether the data binding may leave a required field at its default without failing: true when one (at any
+     * depth) is set through a setter or a field, where an absent property is never set. Data binding with
+     * {@code FAIL_ON_NULL_FOR_PRIMITIVES} refuses a missing or null primitive constructor parameter (a Java
+     * record's components) by itself; only then can the check wait for its failure.
+     */
+    boolean bindingMissesSome() {
+        for (Field f : fields) {
+            if (f.nested() == null ? !f.creator() : f.nested().bindingMissesSome()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The checks for {@code type}, or null when it has no primitive property at any depth. */
@@ -46,11 +62,11 @@ final class RequiredFields {
             }
             JavaType t = p.getPrimaryType();
             if (t.isPrimitive()) {
-                fields.add(new Field(p.getName(), t.getRawClass().getName(), null));
+                fields.add(new Field(p.getName(), t.getRawClass().getName(), p.hasConstructorParameter(), null));
             } else {
                 RequiredFields nested = of(mapper, t, depth + 1, visiting);
                 if (nested != null) {
-                    fields.add(new Field(p.getName(), null, nested));
+                    fields.add(new Field(p.getName(), null, p.hasConstructorParameter(), nested));
                 }
             }
         }
