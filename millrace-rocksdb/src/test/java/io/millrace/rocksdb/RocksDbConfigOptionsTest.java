@@ -71,7 +71,7 @@ class RocksDbConfigOptionsTest {
         ConfigValues values = ConfigValues.parse(List.of("state.rocksdb.managed-memroy: 1gb"), "job.conf");
         assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), values))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("unknown option 'state.rocksdb.managed-memroy' (file job.conf, line 1)")
+                .hasMessageContaining("unknown option 'state.rocksdb.managed-memroy' (job.conf, line 1)")
                 .hasMessageContaining("Did you mean 'state.rocksdb.managed-memory'?");
     }
 

@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * Reads the files assigned to one subtask, one after the other, at most a batch of records per poll.
  * Called by the subtask's thread only. Records go to the split output of their file; a finished file is
- * released.
+ * released. A bad record is reported with the bytes of its lines as they are in the file. When paced, a poll
+ * reads at most the records its {@link RateLimit} permits and says {@code NOTHING_AVAILABLE} until some are due.
  */
 final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
     private final LineFormat<T> format;
