@@ -2,7 +2,9 @@ package io.millrace.api.metrics;
 
 /**
  * Counters of one operator subtask. {@code watermark} is Long.MIN_VALUE before the first one;
- * {@code lateRecords} counts records behind the watermark that were diverted or dropped by a window.
+ * {@code lateRecordsDropped} and {@code lateRecordsDiverted} count the records behind the watermark that a
+ * window dropped or sent to its late-data side output; {@code badRecords} the bad records a source
+ * reported, whatever its bad-record policy did with them.
  */
 public record OperatorMetrics(
         String operator,
@@ -13,9 +15,4 @@ public record OperatorMetrics(
         long lateRecordsDropped,
         long lateRecordsDiverted,
         long badRecords) {
-
-    /** How far the watermark trails the given processing time, in ms (0 before the first watermark). */
-    public long watermarkLagMillis(long nowMillis) {
-        return watermark == Long.MIN_VALUE || watermark == Long.MAX_VALUE ? 0 : Math.max(0, nowMillis - watermark);
-    }
 }

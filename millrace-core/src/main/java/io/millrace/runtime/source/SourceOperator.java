@@ -1,6 +1,5 @@
 package io.millrace.runtime.source;
 
-import io.millrace.api.OutputTag;
 import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.BadRecordPolicy;
 import io.millrace.api.source.InputStatus;
@@ -241,9 +240,5 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
 
     Clock clock() {
         return clock;
-    }
-
-    <X> void emitSide(OutputTag<X> tag, X value) {
-        output.emit(tag, value, Long.MIN_VALUE);
     }
 }

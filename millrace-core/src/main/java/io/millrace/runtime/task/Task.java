@@ -421,10 +421,6 @@ public abstract class Task implements Runnable {
         return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses, signal.wakeups(), alignmentPauses, alignedNanos);
     }
 
-    public List<RecordWriter> writers() {
-        return writers;
-    }
-
     @Override
     public String toString() {
         return name + " (" + (subtask + 1) + ")";
