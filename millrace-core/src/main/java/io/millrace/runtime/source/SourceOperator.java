@@ -42,7 +42,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     private long emittedWatermark = Long.MIN_VALUE;
     private Runnable beforeWatermark = () -> {};
     private boolean idle;
-    private boolean ended;
 
     public SourceOperator(
             SourceReader<T, SourceSplit> reader,
@@ -97,7 +96,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     public InputStatus poll() throws Exception {
         InputStatus status = reader.pollNext(this);
         if (status == InputStatus.END_OF_INPUT) {
-            ended = true;
             return status;
         }
         updateWatermark(clock.millis());
@@ -145,10 +143,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     /** Whether every split is idle; the task tells downstream so that they do not wait for this subtask. */
     public boolean isIdle() {
         return idle;
-    }
-
-    public boolean ended() {
-        return ended;
     }
 
     public List<SourceSplit> snapshotSplits() {
