@@ -43,10 +43,15 @@ class RuntimeExamplesTest {
         long doubled = result.metrics().sum("double", m -> m.recordsOut());
         long pauses = result.metrics().tasks().stream().mapToLong(TaskMetrics::sourcePauses).sum();
         // end::watch[]
-        assertThat(now).isNotNull();
+        assertThat(now.tasks()).as("every task reports while the job runs")
+                .extracting(TaskMetrics::task).containsExactlyInAnyOrderElementsOf(
+                        result.metrics().tasks().stream().map(TaskMetrics::task).toList());
         assertThat(doubled).isEqualTo(1_000_000);
         assertThat(sink.size()).isEqualTo(1_000_000);
-        assertThat(pauses).isGreaterThanOrEqualTo(0);
+        assertThat(result.metrics().tasks()).as("only source tasks pause for backpressure")
+                .filteredOn(t -> !t.task().startsWith("numbers")).allMatch(t -> t.sourcePauses() == 0);
+        assertThat(pauses).isEqualTo(result.metrics().tasks().stream()
+                .filter(t -> t.task().startsWith("numbers")).mapToLong(TaskMetrics::sourcePauses).sum());
         assertThat(result.metrics().channels()).allMatch(c -> c.highWater() <= c.capacity());
     }
 }

@@ -4,6 +4,7 @@ import io.millrace.api.OutputTag;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.runtime.operator.EmitPoint;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
@@ -26,7 +27,7 @@ import java.util.function.Supplier;
  * everything the operator emits. Subclasses add the record methods of one- and two-input operators.
  *
  * <p>Built from an operator <em>factory</em>, the harness attacks the operator: after every input it takes
- * a checkpoint (first {@code prepareSnapshotPreBarrier}, whose output is recorded like any other; then keyed state through the backend's snapshot bytes, operator state through Java
+ * a checkpoint (first {@code emitHeldBack(CHECKPOINT_BARRIER)}, whose output is recorded like any other; then keyed state through the backend's snapshot bytes, operator state through Java
  * serialization), closes the operator and its backend, and goes on with a fresh instance restored from that
  * checkpoint, as a task does after a failure. The restored operator is told the processing time (as a task
  * does before its first record) and given back the watermark it had (what a replayed input re-establishes),
@@ -96,7 +97,7 @@ public abstract class OperatorHarness<OUT> implements AutoCloseable {
 
     private void restoreFromCheckpoint() throws Exception {
         long id = ++checkpointId;
-        operator.prepareSnapshotPreBarrier(id);
+        operator.emitHeldBack(EmitPoint.CHECKPOINT_BARRIER);
         KeyedStateBackend old = context.keyedStateBackend();
         KeyGroupRange range = old == null ? null : old.keyGroupRange();
         long[] offsets = range == null ? null : new long[range.size()];

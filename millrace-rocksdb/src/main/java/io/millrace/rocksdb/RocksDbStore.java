@@ -96,8 +96,8 @@ final class RocksDbStore implements AutoCloseable {
                 .setPinL0FilterAndIndexBlocksInCache(true)
                 .setFilterPolicy(filter);
         long writeBuffer = memory.writeBufferSize();
-        // LZ4 rather than RocksDB's default Snappy: files as small, written faster. An incremental checkpoint waits
-        // for the memtables' flush, a third of which went into Snappy (q3: sync pause 158-198 ms -> 106-145 ms).
+        // LZ4 rather than RocksDB's default Snappy: files as small, written faster; an incremental checkpoint waits
+        // for the memtables' flush, so its synchronous pause depends on the compression's speed.
         this.columnOptions = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setMergeOperator(concatenation)

@@ -17,7 +17,10 @@ public record OperatorMetrics(
         long lateRecordsDiverted,
         long badRecords) {
 
-    /** How far the watermark trails the given processing time, in ms (0 before the first watermark). */
+    /**
+     * How far the watermark trails the processing time {@code nowMillis}, in ms: 0 before the first watermark,
+     * after the final one, and when the watermark is ahead of {@code nowMillis}.
+     */
     public long watermarkLagMillis(long nowMillis) {
         return watermark == Long.MIN_VALUE || watermark == Long.MAX_VALUE ? 0 : Math.max(0, nowMillis - watermark);
     }

@@ -19,8 +19,4 @@ public record LogicalEdge(
             throw new IllegalArgumentException("inputIndex must be 0 or 1, was " + inputIndex);
         }
     }
-
-    public boolean isSideOutput() {
-        return sideOutput != null;
-    }
 }

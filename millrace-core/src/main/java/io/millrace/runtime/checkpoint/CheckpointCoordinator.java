@@ -41,6 +41,12 @@ public final class CheckpointCoordinator {
 
         /** Tells every task that a checkpoint is complete. */
         void notifyComplete(long checkpointId);
+
+        /**
+         * Tells every task that a checkpoint was abandoned; called with the coordinator's lock held, so it must only
+         * queue the notice. Default: nothing.
+         */
+        default void notifyAborted(long checkpointId) {}
     }
 
     private final CheckpointConfig config;
@@ -236,6 +242,7 @@ public final class CheckpointCoordinator {
                 if (f != null) {
                     f.completeExceptionally(e);
                 }
+                gateway.notifyAborted(p.id);
                 return;
             }
         }
@@ -308,6 +315,7 @@ public final class CheckpointCoordinator {
         } catch (IOException e) {
             LOG.warn("could not delete the files of abandoned checkpoint {}: {}", p.id, e.toString());
         }
+        gateway.notifyAborted(p.id);
     }
 
     /** The highest id this coordinator gave a checkpoint, started or not completed; a later attempt numbers after it. */

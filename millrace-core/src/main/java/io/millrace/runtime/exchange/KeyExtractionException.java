@@ -6,8 +6,7 @@ package io.millrace.runtime.exchange;
  *
  * <p>Callers call the selector themselves and build this exception only when it fails: a shared helper that made
  * the call would have one call site, profiled by the compiler across every caller, and with three kinds of
- * selectors in a JVM the call would go through a dispatch table and never be inlined (as q7's local aggregation's
- * call did, -XX:+PrintInlining shows it).
+ * selectors in a JVM the call would go through a dispatch table and never be inlined.
  */
 public final class KeyExtractionException extends RuntimeException {
     public KeyExtractionException(String message, Throwable cause) {

@@ -210,4 +210,11 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
             t.notifyCheckpointComplete(checkpointId);
         }
     }
+
+    @Override
+    public void notifyAborted(long checkpointId) {
+        for (Task t : wired.tasks()) {
+            t.notifyCheckpointAborted(checkpointId);
+        }
+    }
 }

@@ -4,7 +4,7 @@ import io.millrace.api.sink.Sink;
 import io.millrace.api.sink.SinkWriter;
 
 /** Hands records to a {@link SinkWriter}; flushes it on every watermark advance and at the end. */
-public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void>, FlushedWhenIdle {
+public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {
     private final Sink<T> sink;
     private SinkWriter<T> writer;
 
@@ -37,17 +37,22 @@ public final class SinkOperator<T> extends AbstractStreamOperator<Void> implemen
 
     /**
      * Only the final watermark, unless the writer reacts to watermarks ({@code onWatermark} of its own): what a
-     * watermark flushes, running out of input flushes too ({@link #flushIdle}).
+     * watermark flushes, running out of input flushes too ({@link #emitHeldBack}).
      */
     @Override
     public long watermarkToAct() {
         return SinkWatermarks.writerReacts(writer) ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
 
-    /** Makes buffered output visible; called by the task when it runs out of input for now. */
+    /**
+     * Makes the writer's buffered output visible when the subtask waits for input and when the task sends its
+     * partial batches. A barrier or idleness does not flush: nothing downstream of a sink waits for its output.
+     */
     @Override
-    public void flushIdle() throws Exception {
-        writer.flush(false);
+    public void emitHeldBack(EmitPoint point) throws Exception {
+        if (point == EmitPoint.WAITING_FOR_INPUT || point == EmitPoint.OUTPUT_FLUSH) {
+            writer.flush(false);
+        }
     }
 
     @Override

@@ -5,10 +5,12 @@ package io.millrace.runtime.operator;
  * only, so operator code needs no locks. Lifecycle:
  *
  * <pre>
- *   open ─► (processRecord | processWatermark | advanceProcessingTime
- *            | prepareIdle | beforeWaiting | prepareSnapshotPreBarrier, snapshotOperatorState)* ─► endInput ─► close
- *                                                  └─ on failure or cancel ─────────────► close
+ *   open ─► (processRecord | processWatermark | advanceProcessingTime | emitHeldBack
+ *            | snapshotOperatorState)* ─► endInput ─► close
+ *                                  └─ on failure or cancel ─► close
  * </pre>
+ *
+ * An operator that commits or acknowledges when a checkpoint completes also implements {@link CheckpointListener}.
  */
 public interface StreamOperator<OUT> {
     void open(OperatorContext context, Output<OUT> output) throws Exception;
@@ -41,32 +43,12 @@ public interface StreamOperator<OUT> {
     default void endInput() throws Exception {}
 
     /**
-     * A checkpoint barrier reached this subtask and is about to go downstream: emit now whatever the operator
-     * holds back from its output without keeping it in state (e.g. partial aggregates), so that it reaches the
-     * consumers before the barrier and belongs to this checkpoint. Called by the task thread for every operator
-     * of the chain, head first (what an operator emits here reaches the next one before that one is called),
-     * before any operator's {@link #snapshotOperatorState} and keyed snapshot and before the barrier is sent;
-     * also before the final checkpoint at end of input. The operator may emit records but not watermarks.
-     * Default: nothing.
+     * Sends what the operator holds back from its output (records it combines, a writer's buffer), at the moment
+     * {@code point} names; each point says whether everything must go or some may stay. Called by the task thread
+     * for every operator of the chain, head first, so what one operator emits here reaches the next before that
+     * one is called. The operator may emit records but not watermarks. Default: nothing.
      */
-    default void prepareSnapshotPreBarrier(long checkpointId) throws Exception {}
-
-    /**
-     * The task is about to tell its consumers that this subtask is idle, after which their watermarks advance
-     * without it: emit now whatever the operator holds back from its output (as for
-     * {@link #prepareSnapshotPreBarrier}), or it may meet a watermark that has passed it. Called by the task
-     * thread for every operator of the chain, head first, each time the subtask turns idle. Default: nothing.
-     */
-    default void prepareIdle() throws Exception {}
-
-    /**
-     * The subtask ran out of input and is about to wait for more (a source with nothing to read, a task with
-     * nothing queued). An operator that holds records back to combine them (local window pre-aggregation) should
-     * send them now: they would only wait with the subtask, and a subtask that waits has time to spare, so
-     * holding back costs latency and saves nothing. A busy subtask never gets here. Called by the task thread for
-     * every operator of the chain, head first. Default: nothing.
-     */
-    default void beforeWaiting() throws Exception {}
+    default void emitHeldBack(EmitPoint point) throws Exception {}
 
     /**
      * A checkpoint barrier reached this operator: everything before it has been processed. Return the
@@ -82,9 +64,6 @@ public interface StreamOperator<OUT> {
      * items the operator's subtasks returned from {@link #snapshotOperatorState}. Default: nothing.
      */
     default void restoreOperatorState(java.util.List<java.io.Serializable> items) throws Exception {}
-
-    /** Checkpoint {@code checkpointId} is complete everywhere (e.g. commit pending transactions). Default: nothing. */
-    default void notifyCheckpointComplete(long checkpointId) throws Exception {}
 
     /** Releases resources. Idempotent; called on every path, including failure. */
     default void close() throws Exception {}

@@ -15,9 +15,11 @@ import java.util.TreeMap;
  * committables are kept, stored in the checkpoint (all not yet committed), and committed when the
  * checkpoint completes. On a restore, the committables of the restored checkpoint are committed first
  * (again, if they already were: commits are idempotent), and what failed runs left behind is aborted.
- * Without checkpointing, output is committed at the end of a bounded input.
+ * Without checkpointing, output is committed at the end of a bounded input. An abandoned checkpoint changes
+ * nothing: its committables stay pending, are stored again in the next checkpoint, and are committed with it.
  */
-public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {
+public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends AbstractStreamOperator<Void>
+        implements OneInputOperator<T, Void>, CheckpointListener {
     private final TwoPhaseCommitSink<T, C> sink;
     private final TreeMap<Long, List<C>> pending = new TreeMap<>();
     private final List<C> restored = new ArrayList<>();
@@ -76,9 +78,15 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
         return SinkWatermarks.writerReacts(writer) ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
 
-    /** Called by the task when it runs out of input for now: lets the writer flush its buffers (still uncommitted). */
-    public void flushIdle() throws Exception {
-        writer.flush(false);
+    /**
+     * Lets the writer flush its buffers (still uncommitted) when the subtask waits for input and when the task
+     * sends its partial batches; what a barrier needs, {@link #snapshotOperatorState} prepares.
+     */
+    @Override
+    public void emitHeldBack(EmitPoint point) throws Exception {
+        if (point == EmitPoint.WAITING_FOR_INPUT || point == EmitPoint.OUTPUT_FLUSH) {
+            writer.flush(false);
+        }
     }
 
     @Override
@@ -94,6 +102,7 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
         return all;
     }
 
+    /** Commits what was prepared for {@code checkpointId} and every earlier checkpoint. */
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         Map<Long, List<C>> done = pending.headMap(checkpointId, true);

@@ -36,7 +36,7 @@ public final class OperatorLowering implements OperatorFactory {
      * between subtask threads; subtask 0 too, so that all subtasks run the same classes: a lambda read back from
      * its serialized form is an instance of another class than the lambda the user built, and a call site in the
      * engine that sees both (every operator calls its function from one shared method) cannot be inlined as well,
-     * or at all once two functions of one kind share a task (q8's two filters made four classes).
+     * or at all once two functions of one kind share a task (two filters would run as four classes).
      */
     @Override
     public StreamOperator<?> create(LogicalNode node, int subtask, int parallelism) {

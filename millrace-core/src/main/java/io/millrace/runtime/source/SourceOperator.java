@@ -1,6 +1,5 @@
 package io.millrace.runtime.source;
 
-import io.millrace.api.OutputTag;
 import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.BadRecordPolicy;
 import io.millrace.api.source.InputStatus;
@@ -43,7 +42,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     private long emittedWatermark = Long.MIN_VALUE;
     private Runnable beforeWatermark = () -> {};
     private boolean idle;
-    private boolean ended;
 
     public SourceOperator(
             SourceReader<T, SourceSplit> reader,
@@ -98,7 +96,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     public InputStatus poll() throws Exception {
         InputStatus status = reader.pollNext(this);
         if (status == InputStatus.END_OF_INPUT) {
-            ended = true;
             return status;
         }
         updateWatermark(clock.millis());
@@ -146,10 +143,6 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
     /** Whether every split is idle; the task tells downstream so that they do not wait for this subtask. */
     public boolean isIdle() {
         return idle;
-    }
-
-    public boolean ended() {
-        return ended;
     }
 
     public List<SourceSplit> snapshotSplits() {
@@ -241,9 +234,5 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
 
     Clock clock() {
         return clock;
-    }
-
-    <X> void emitSide(OutputTag<X> tag, X value) {
-        output.emit(tag, value, Long.MIN_VALUE);
     }
 }

@@ -32,10 +32,6 @@ final class InputGate {
     private int endedCount;
     private long watermark = Long.MIN_VALUE;
 
-    InputGate(List<InputChannel> inputs) {
-        this(inputs, Long.MIN_VALUE);
-    }
-
     /**
      * A gate resuming from a checkpoint at {@code restoredWatermark}: the subtask watermark starts there and only
      * advances past it.

@@ -9,7 +9,8 @@ import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.operator.FlushedWhenIdle;
+import io.millrace.runtime.operator.CheckpointListener;
+import io.millrace.runtime.operator.EmitPoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,8 +36,7 @@ public abstract class Task implements Runnable {
     protected final TaskHost host;
     protected final List<ChainMember> chain = new ArrayList<>();
     protected final List<RecordWriter> writers = new ArrayList<>();
-    private final List<FlushedWhenIdle> sinks = new ArrayList<>();
-    private final List<io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?>> committingSinks = new ArrayList<>();
+    private final List<CheckpointListener> checkpointListeners = new ArrayList<>();
     private volatile long lastCompletedCheckpoint = -1;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final long bufferTimeoutNanos;
@@ -62,12 +62,8 @@ public abstract class Task implements Runnable {
 
     void addMember(ChainMember member) {
         chain.add(member);
-        Object op = member.operator();
-        if (op instanceof FlushedWhenIdle s) { // a sink, maybe a copy of SinkOperator's class (ClassCopies)
-            sinks.add(s);
-        }
-        if (op instanceof io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?> s) {
-            committingSinks.add(s);
+        if (member.operator() instanceof CheckpointListener listener) {
+            checkpointListeners.add(listener);
         }
     }
 
@@ -99,7 +95,7 @@ public abstract class Task implements Runnable {
         return state;
     }
 
-    /** The newest checkpoint whose completion this task has processed (its sinks committed), or -1. Any thread. */
+    /** The newest checkpoint whose completion this task's operators have been told of, or -1. Any thread. */
     public long lastCompletedCheckpoint() {
         return lastCompletedCheckpoint;
     }
@@ -177,21 +173,18 @@ public abstract class Task implements Runnable {
 
     /**
      * The task ran out of input and will wait: the chain sends what it holds back ({@link
-     * io.millrace.runtime.operator.StreamOperator#beforeWaiting}), then every partial batch goes out. Returns the
+     * EmitPoint#WAITING_FOR_INPUT}), then every partial batch goes out. Returns the
      * longest the task may wait: until a watermark still held back is due ({@link RecordWriter#flushBeforeWaiting}),
      * {@code Long.MAX_VALUE} when none is.
      */
     protected final long beforeWaiting() throws Exception {
-        for (ChainMember m : chain) {
-            m.operator().beforeWaiting();
-        }
+        emitHeldBack(EmitPoint.WAITING_FOR_INPUT);
         long now = clock.nanoTime();
         lastFlushNanos = now;
         long due = Long.MAX_VALUE;
         for (RecordWriter w : writers) {
             due = Math.min(due, w.flushBeforeWaiting(now));
         }
-        flushSinks();
         return due;
     }
 
@@ -205,21 +198,22 @@ public abstract class Task implements Runnable {
         }
     }
 
-    /** Sends every partial batch and makes sink output visible; done whenever the task runs dry. */
+    /**
+     * Sends every partial batch, after the chain had its say ({@link EmitPoint#OUTPUT_FLUSH}: sinks make their
+     * output visible); done when the buffer timeout passed and at the end of the input.
+     */
     protected final void flushAll() throws Exception {
+        emitHeldBack(EmitPoint.OUTPUT_FLUSH);
         lastFlushNanos = clock.nanoTime();
         for (RecordWriter w : writers) {
             w.flush();
         }
-        flushSinks();
     }
 
-    private void flushSinks() throws Exception {
-        for (FlushedWhenIdle s : sinks) {
-            s.flushIdle();
-        }
-        for (io.millrace.runtime.operator.TwoPhaseCommitSinkOperator<?, ?> s : committingSinks) {
-            s.flushIdle();
+    /** Asks every operator of the chain, head first, to send what it holds back at {@code point}. */
+    private void emitHeldBack(EmitPoint point) throws Exception {
+        for (ChainMember m : chain) {
+            m.operator().emitHeldBack(point);
         }
     }
 
@@ -236,9 +230,7 @@ public abstract class Task implements Runnable {
     protected final void publishIdle(boolean idle) throws Exception {
         if (idle != publishedIdle) {
             if (idle) {
-                for (ChainMember m : chain) {
-                    m.operator().prepareIdle();
-                }
+                emitHeldBack(EmitPoint.IDLE);
             }
             publishedIdle = idle;
             ControlElement status = idle ? ControlElement.IdleStatus.IDLE : ControlElement.IdleStatus.ACTIVE;
@@ -250,8 +242,9 @@ public abstract class Task implements Runnable {
 
     /**
      * All input is consumed: let every operator finish in chain order, take this subtask's part of the
-     * final checkpoint (when checkpointing is on), then end the outputs. A task with an exactly-once sink
-     * then stays until the final checkpoint is complete, so that its output gets committed.
+     * final checkpoint (when checkpointing is on), then end the outputs. A task with a {@link CheckpointListener}
+     * in its chain then stays until the final checkpoint is complete and the listeners were told (an exactly-once
+     * sink commits then).
      */
     protected final void endOfInput() throws Exception {
         for (ChainMember m : chain) {
@@ -267,7 +260,7 @@ public abstract class Task implements Runnable {
             w.broadcastControl(ControlElement.EndOfInput.INSTANCE);
         }
         flushAll();
-        if (finalCheckpoint >= 0 && !committingSinks.isEmpty()) {
+        if (finalCheckpoint >= 0 && !checkpointListeners.isEmpty()) {
             awaitCompletion(finalCheckpoint);
         }
     }
@@ -286,10 +279,10 @@ public abstract class Task implements Runnable {
         if (checkpointId <= lastCompletedCheckpoint) {
             return;
         }
-        for (ChainMember m : chain) {
-            m.operator().notifyCheckpointComplete(checkpointId);
+        for (CheckpointListener listener : checkpointListeners) {
+            listener.notifyCheckpointComplete(checkpointId);
         }
-        lastCompletedCheckpoint = checkpointId; // after the sinks committed: stop-with-savepoint waits for this
+        lastCompletedCheckpoint = checkpointId; // after the listeners committed: stop-with-savepoint waits for this
     }
 
     /** Sends a completion notice to this task; safe from any thread. */
@@ -303,9 +296,30 @@ public abstract class Task implements Runnable {
         });
     }
 
+    /** Runs on the task thread, as a mail from the coordinator; a notice older than a completion is dropped. */
+    final void checkpointAborted(long checkpointId) throws Exception {
+        if (checkpointId <= lastCompletedCheckpoint) {
+            return;
+        }
+        for (CheckpointListener listener : checkpointListeners) {
+            listener.notifyCheckpointAborted(checkpointId);
+        }
+    }
+
+    /** Tells this task that a checkpoint was abandoned; safe from any thread. */
+    public void notifyCheckpointAborted(long checkpointId) {
+        post(() -> {
+            try {
+                checkpointAborted(checkpointId);
+            } catch (Exception e) {
+                throw new CheckpointFailure("task " + this + " failed on the abort of checkpoint " + checkpointId, e);
+            }
+        });
+    }
+
     /**
      * The synchronous part of a checkpoint: lets every operator of the chain emit what it holds back
-     * ({@link io.millrace.runtime.operator.StreamOperator#prepareSnapshotPreBarrier}, head first), captures the
+     * ({@link EmitPoint#CHECKPOINT_BARRIER}, head first), captures the
      * state of every operator (and, in a source task, the reader's split positions), then sends the barrier downstream; the state files
      * are written on the checkpoint writer thread, which then acknowledges to the coordinator. A savepoint
      * asks the keyed state backends for full, self-contained snapshots.
@@ -313,9 +327,7 @@ public abstract class Task implements Runnable {
     protected final void snapshot(long checkpointId, boolean savepoint, boolean sendBarrier, long alignmentNanos) throws Exception {
         TaskCheckpointing cp = host.checkpointing();
         long start = clock.nanoTime();
-        for (ChainMember m : chain) {
-            m.operator().prepareSnapshotPreBarrier(checkpointId);
-        }
+        emitHeldBack(EmitPoint.CHECKPOINT_BARRIER);
         List<SnapshotWriter.Captured> captured = new ArrayList<>();
         try {
             captureSourceState(checkpointId, captured);
@@ -407,10 +419,6 @@ public abstract class Task implements Runnable {
         long elapsed = startNanos == 0 ? 0 : clock.nanoTime() - startNanos;
         long busy = Math.max(0, elapsed - bp - idleNanos);
         return new TaskMetrics(name, subtask, busy, bp, idleNanos, pauses, signal.wakeups(), alignmentPauses, alignedNanos);
-    }
-
-    public List<RecordWriter> writers() {
-        return writers;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.millrace.runtime.window;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.runtime.exchange.KeyExtractionException;
 import io.millrace.runtime.operator.AbstractStreamOperator;
+import io.millrace.runtime.operator.EmitPoint;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.operator.OperatorContext;
 import io.millrace.runtime.operator.Output;
@@ -24,7 +25,7 @@ import java.util.Arrays;
  *       {@code W + 1} (a window containing the slice may fire at {@code W}); the final watermark emits all;
  *   <li>before a checkpoint barrier and before the subtask turns idle: all of them. The operator therefore has
  *       no state;
- *   <li>whenever the subtask runs out of input and waits ({@link #beforeWaiting}), once the oldest partial has been
+ *   <li>whenever the subtask runs out of input and waits ({@link EmitPoint#WAITING_FOR_INPUT}), once the oldest partial has been
  *       held for {@link #HOLD_ON_WAIT_NANOS}: all of them. A subtask with time to spare gains little by holding
  *       partials long, and a window's last partials would reach the window operator in one burst with its
  *       watermark, which the window's results would wait for; but a paced source waits every 100 µs or so, and
@@ -187,19 +188,15 @@ final class LocalWindowAggregator extends AbstractStreamOperator<Object> impleme
     }
 
     @Override
-    public void prepareSnapshotPreBarrier(long checkpointId) {
-        emitAll();
-    }
-
-    @Override
-    public void prepareIdle() {
-        emitAll();
-    }
-
-    @Override
-    public void beforeWaiting() {
-        if (held > 0 && context.clock().nanoTime() - heldSince >= HOLD_ON_WAIT_NANOS) {
-            emitAll();
+    public void emitHeldBack(EmitPoint point) {
+        switch (point) {
+            case CHECKPOINT_BARRIER, IDLE -> emitAll();
+            case WAITING_FOR_INPUT -> {
+                if (held > 0 && context.clock().nanoTime() - heldSince >= HOLD_ON_WAIT_NANOS) {
+                    emitAll();
+                }
+            }
+            case OUTPUT_FLUSH -> { }
         }
     }
 

@@ -46,11 +46,6 @@ record SliceLayout(long size, long slide, long offset, long slice) {
         return windowStartAtOrBefore(sliceStart) + size;
     }
 
-    /** Number of slices in one window. */
-    int slicesPerWindow() {
-        return (int) (size / slice);
-    }
-
     boolean isTumbling() {
         return size == slide;
     }

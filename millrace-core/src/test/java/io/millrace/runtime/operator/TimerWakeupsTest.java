@@ -90,10 +90,9 @@ class TimerWakeupsTest {
     void aTimerTaskThatEndsTheJob_wakesForRecordsAndTimers_notForEverySourceWatermark() {
         for (TaskMetrics task : run(false).metrics().tasks()) {
             if (task.task().startsWith("sums")) {
-                // woken for nearly every watermark without the threshold (about 870 wake-ups measured), about 410
-                // when any source's watermark at or above the next timer woke it (the other source behind), and
-                // about 65 now that only the watermark completing the crossing does (ten records, ten timers, and
-                // sources finding a channel full of watermarks while its bound is still short)
+                // only the watermark that completes the crossing of a timer wakes the task (ten records, ten
+                // timers, and sources finding a channel full of watermarks while its bound is still short); a task
+                // woken for every source watermark would count several hundred
                 assertThat(task.wakeups()).as("wake-ups of %s", task).isPositive().isLessThan(150);
             }
         }
@@ -104,8 +103,8 @@ class TimerWakeupsTest {
         JobResult result = run(true);
         for (TaskMetrics task : result.metrics().tasks()) {
             if (task.task().equals("sums")) {
-                // its watermark is the lower of the two sources': woken for each of its ~2,000 source watermarks
-                // without the condition (about 890 wake-ups measured), about 480 with it
+                // its watermark is the lower of the two sources': woken only when a source watermark advances it,
+                // not for each of the ~2,000 source watermarks
                 assertThat(task.wakeups()).as("wake-ups of %s", task).isPositive().isLessThan(700);
             } else if (task.task().startsWith("sink")) {
                 assertThat(task.wakeups()).as("the sink ends the job: wake-ups of %s", task).isPositive().isLessThan(150);

@@ -86,6 +86,13 @@ class WatermarkAlignmentTest {
         return metrics.tasks().stream().filter(t -> t.task().startsWith(name)).findFirst().orElseThrow();
     }
 
+    /** Waits until the fast source has spent {@code more} than now waiting for its group (time it did not read). */
+    private void awaitAlignedFor(Duration more) {
+        long until = task(job.metrics(), "fast").alignedNanos() + more.toNanos();
+        Await.until("the fast source waiting " + more.toMillis() + " ms more for its group",
+                () -> task(job.metrics(), "fast").alignedNanos() >= until);
+    }
+
     @Test
     void whenASourceRunsAheadOfItsGroup_thenItWaitsWithinTheDrift_takesCheckpointsMeanwhile_andGoesOnAsTheOtherCatchesUpOrEnds() throws Exception {
         startBehindSlowAtZero(WatermarkStrategy.<Long>monotonous().withWatermarkAlignment("feeds", DRIFT));
@@ -93,15 +100,15 @@ class WatermarkAlignmentTest {
         // monotonous: watermark = timestamp - 1; the fast one reads while its watermark is at most -1 + 100
         Await.until("the fast source reaching the drift", () -> watermark(job, "fast") == 100);
         long completed = job.triggerCheckpoint().get(20, TimeUnit.SECONDS);
-        Thread.sleep(200);
+        assertThat(completed).as("the id of a checkpoint that completed while the fast source waits").isPositive();
+        awaitAlignedFor(Duration.ofMillis(200));
         assertThat(watermark(job, "fast")).as("held within the drift of the slow source's -1").isEqualTo(100);
-        assertThat(completed).as("a checkpoint completes while the fast source waits").isGreaterThanOrEqualTo(0);
         assertThat(task(job.metrics(), "fast").alignmentPauses()).isPositive();
 
         slow.add(-2L, 500);
         Await.until("the fast source following the slow one to 499 + 100", () -> watermark(job, "fast") == 600);
-        Thread.sleep(100);
-        assertThat(watermark(job, "fast")).isEqualTo(600);
+        awaitAlignedFor(Duration.ofMillis(100));
+        assertThat(watermark(job, "fast")).as("held again, within the drift of 499").isEqualTo(600);
 
         slow.end();
         Await.until("the fast source reading on once the slow one ended", () -> watermark(job, "fast") == 998);

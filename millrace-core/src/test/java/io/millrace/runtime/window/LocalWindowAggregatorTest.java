@@ -8,6 +8,7 @@ import io.millrace.api.functions.ReduceFunction;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.Windows;
 import io.millrace.runtime.exchange.KeyExtractionException;
+import io.millrace.runtime.operator.EmitPoint;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.time.Duration;
@@ -81,17 +82,17 @@ class LocalWindowAggregatorTest {
         try (var h = harness(Windows.tumbling(Duration.ofMillis(10)), null, new Ev.SumCount(), 100)) {
             h.processElement(new Ev("a", 1), 3);
             h.processElement(new Ev("a", 2), 13);
-            h.operator().prepareSnapshotPreBarrier(1);
+            h.operator().emitHeldBack(EmitPoint.CHECKPOINT_BARRIER);
             assertThat(partials(h)).containsExactly("a=1/1@3", "a=2/1@13");
             assertThat(h.watermarks()).as("no watermark with a barrier").isEmpty();
 
             h.clearOutput();
             h.processElement(new Ev("b", 5), 4);
             h.processElement(new Ev("b", 6), 5);
-            h.operator().prepareIdle();
+            h.operator().emitHeldBack(EmitPoint.IDLE);
             assertThat(partials(h)).containsExactly("b=11/2@4");
             h.clearOutput();
-            h.operator().prepareSnapshotPreBarrier(2);
+            h.operator().emitHeldBack(EmitPoint.CHECKPOINT_BARRIER);
             assertThat(h.output()).as("nothing held any more").isEmpty();
         }
     }
@@ -99,16 +100,16 @@ class LocalWindowAggregatorTest {
     @Test
     void aSubtaskAboutToWaitForInput_emitsEverythingHeld_onceTheOldestPartialIsTwoMillisecondsOld() throws Exception {
         try (var h = harness(Windows.sliding(Duration.ofMillis(20), Duration.ofMillis(10)), TRAIL, null, 100)) {
-            h.operator().beforeWaiting();
+            h.operator().emitHeldBack(EmitPoint.WAITING_FOR_INPUT);
             assertThat(h.output()).as("nothing held, nothing sent").isEmpty();
             h.processElement(new Ev("a", 1), 3);
             h.processElement(new Ev("a", 2), 4);
             h.clock().advance(Duration.ofMillis(1));
             h.processElement(new Ev("b", 3), 12);
-            h.operator().beforeWaiting();
+            h.operator().emitHeldBack(EmitPoint.WAITING_FOR_INPUT);
             assertThat(h.output()).as("held for 1 ms: a paced source's next records may still combine").isEmpty();
             h.clock().advance(Duration.ofMillis(1));
-            h.operator().beforeWaiting();
+            h.operator().emitHeldBack(EmitPoint.WAITING_FOR_INPUT);
             assertThat(partials(h)).containsExactly("a=12/2@3", "b=3/1@12");
             assertThat(h.watermarks()).as("no watermark of its own").isEmpty();
 

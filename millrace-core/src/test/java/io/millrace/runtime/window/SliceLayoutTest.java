@@ -12,7 +12,6 @@ class SliceLayoutTest {
         SliceLayout l = SliceLayout.of(10, 4, -3);
         assertThat(l.slice()).isEqualTo(2);
         assertThat(l.offset()).isEqualTo(1);
-        assertThat(l.slicesPerWindow()).isEqualTo(5);
         assertThat(SliceLayout.of(60, 60, 0).isTumbling()).isTrue();
     }
 

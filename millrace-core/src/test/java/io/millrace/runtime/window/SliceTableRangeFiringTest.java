@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Sliding windows over {@code Long} keys fired from the slice tables by their keys' ranges
  * ({@code SliceTableWindowOperator#fireByRanges}) against the same operator firing every window by a union of its
- * tables' keys: the same results in the same order, and the ranges used where keys grow with time (as Nexmark's
- * auction ids) but not where every slice holds the same keys.
+ * tables' keys: the same results in the same order, and the ranges used where keys grow with time (as ids handed
+ * out in sequence do) but not where every slice holds the same keys.
  */
 class SliceTableRangeFiringTest {
     private static final OutputTag<Ev> LATE = new OutputTag<>("late");

@@ -9,20 +9,18 @@ import org.slf4j.LoggerFactory;
  * {@code state.heap.values: auto} for one state: counts the entries that come in and the reads and replacements
  * of stored values, and decides from time to time whether the state keeps its values as objects or encoded
  * ({@link ValueArena}). A large state whose values are read or replaced less often than new ones come in (a
- * join's waiting rows, q3's persons) is encoded: young collections then copy none of it, where kept as objects
+ * join's waiting rows) is encoded: young collections then copy none of it, where kept as objects
  * every value it gains is copied once or twice before it is old, and those copies are what the collections'
  * pauses are made of. A state read or replaced more than four times per new entry is decoded again, since each
  * read of an encoded value decodes a copy. Encoding pays only for values that outlive a young collection: a state
- * whose entries go about as fast as they come (q8's persons, gone when their 10 s window ends, 36 ms of wall time
- * at 28 M events/s) holds values that die young, which a collection never copies; such a state stays, or goes back
+ * whose entries go about as fast as they come (those of a short window at a high rate) holds values that die young, which a collection never copies; such a state stays, or goes back
  * to, objects. An entry's lifetime is estimated at each decision by Little's law, the entries held times the time
  * over the entries gone, both summed over the last few decisions (a join removes its entries in bursts, when a
  * window ends), and never taken as longer than the state has had entries; it is compared with the mean time
  * between the JVM's young collections ({@link CollectionCadence}). That share is also about how many times a
  * collection copies an entry kept as an object, where encoded each entry costs an encoding and a decoding per read:
- * a state is encoded only while its entries are more likely to be copied than read (q8's waiting auctions, read about
- * once each on their seller's arrival and living about a quarter of the time between collections, stay objects), and
- * decoded again once reads come at twice that rate. Only
+ * a state is encoded only while its entries are more likely to be copied than read (entries read about once each
+ * and living a quarter of the time between collections stay objects), and decoded again once reads come at twice that rate. Only
  * {@linkplain ImmutableClasses immutable} values are encoded: the first mutable one (there, or written later)
  * sends the state back to objects for good, so that changing a value in place keeps working as it does with
  * objects. Task thread only.

@@ -8,8 +8,7 @@ import java.util.function.BiConsumer;
 /**
  * The entries of one state in one key group: keys, values and (with TTL) expiry times in parallel arrays, dense
  * by position, found through an open-addressing index. No object per entry: a young collection copies the values
- * a state gained since the last one and nothing for their entries (entry objects were about two in five of the
- * objects q3's collections copied), and a lookup reads the index, the key and the value, not an entry object in between.
+ * a state gained since the last one and nothing for their entries, and a lookup reads the index, the key and the value, not an entry object in between.
  *
  * <p>While every key is a {@link Long}, keys are kept as numbers only and compared as such; the first key of
  * another kind switches the table to objects and {@code equals} (an {@code Integer} 5 is not the {@code Long} 5),

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class AutoHeapValuesTest {
     private static final KeyGroupRange ALL = new KeyGroupRange(0, 31);
 
-    /** An immutable value, as a join keeps (q3's person). */
+    /** An immutable value, as a join keeps of the side that waits. */
     record Seller(long id, String name, String state) {}
 
     /** Decisions every 1,000 inserts and accesses, from 2,000 entries. */
