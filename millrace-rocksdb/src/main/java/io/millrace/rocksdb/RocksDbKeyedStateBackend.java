@@ -5,9 +5,6 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
-import io.millrace.runtime.checkpoint.CheckpointStorage;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
-import io.millrace.runtime.checkpoint.NativeKeyedState;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
@@ -16,6 +13,9 @@ import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
+import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
+import io.millrace.runtime.state.snapshot.NativeKeyedState;
+import io.millrace.runtime.state.snapshot.SnapshotFiles;
 import io.millrace.runtime.timer.DueTimers;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -397,7 +397,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      * be claimed like those of full snapshots, and are checked against the dictionary when created.
      */
     @Override
-    public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, CheckpointStorage storage) throws IOException {
+    public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, SnapshotFiles storage) throws IOException {
         requireOpen();
         for (NativeKeyedState part : parts) {
             if (!part.backend().equals(RocksDbStateBackendProvider.NAME)) {

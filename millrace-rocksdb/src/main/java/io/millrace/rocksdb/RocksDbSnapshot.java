@@ -2,8 +2,8 @@ package io.millrace.rocksdb;
 
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;

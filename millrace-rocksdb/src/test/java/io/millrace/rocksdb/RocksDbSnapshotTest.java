@@ -1,8 +1,5 @@
 package io.millrace.rocksdb;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.state.AggregatingState;
 import io.millrace.api.state.AggregatingStateDescriptor;
@@ -17,13 +14,13 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
+import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -38,6 +35,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Full snapshots of the RocksDB backend: round trip of every state kind, isolation, TTL, timers, release. */
 class RocksDbSnapshotTest {

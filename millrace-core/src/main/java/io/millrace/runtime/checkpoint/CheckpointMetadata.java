@@ -1,5 +1,7 @@
 package io.millrace.runtime.checkpoint;
 
+import io.millrace.runtime.state.snapshot.NativeKeyedState;
+import io.millrace.runtime.state.snapshot.StateHandle;
 import java.util.List;
 import java.util.Map;
 

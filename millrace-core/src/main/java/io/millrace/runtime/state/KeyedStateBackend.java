@@ -81,17 +81,17 @@ public interface KeyedStateBackend extends AutoCloseable {
      * Captures all state and timers of this backend for a checkpoint. Called on the task thread when
      * the barrier is processed; keep the work here short and leave the writing to the returned snapshot.
      */
-    default io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
+    default io.millrace.runtime.state.snapshot.KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
         throw new IllegalStateException(getClass().getSimpleName() + " cannot take checkpoints");
     }
 
     /**
      * Like {@link #snapshot(long)}, for a checkpoint or a savepoint. A backend with incremental checkpoints
-     * may return a {@link io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot} for a checkpoint; for a
+     * may return a {@link io.millrace.runtime.state.snapshot.NativeKeyedStateSnapshot} for a checkpoint; for a
      * savepoint it must return a full snapshot of key-group sections, which is self-contained. The default
      * takes {@link #snapshot(long)} either way.
      */
-    default io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) throws Exception {
+    default io.millrace.runtime.state.snapshot.KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) throws Exception {
         return snapshot(checkpointId);
     }
 
@@ -102,8 +102,8 @@ public interface KeyedStateBackend extends AutoCloseable {
      * groups outside this backend's range are not restored. Returns false when this backend cannot read such
      * files (the default); the caller then fails naming the checkpoint.
      */
-    default boolean restoreNative(long checkpointId, java.util.List<io.millrace.runtime.checkpoint.NativeKeyedState> parts,
-            io.millrace.runtime.checkpoint.CheckpointStorage storage) throws Exception {
+    default boolean restoreNative(long checkpointId, java.util.List<io.millrace.runtime.state.snapshot.NativeKeyedState> parts,
+            io.millrace.runtime.state.snapshot.SnapshotFiles storage) throws Exception {
         return false;
     }
 

@@ -2,14 +2,14 @@ package io.millrace.runtime.task;
 
 import io.millrace.api.metrics.TaskMetrics;
 import io.millrace.api.time.Clock;
+import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordWriter;
 import io.millrace.runtime.exchange.TaskCancelledException;
 import io.millrace.runtime.exchange.TaskSignal;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
-import io.millrace.runtime.checkpoint.TaskCheckpointing;
-import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.operator.FlushedWhenIdle;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

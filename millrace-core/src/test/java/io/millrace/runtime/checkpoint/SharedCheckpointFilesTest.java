@@ -1,14 +1,12 @@
 package io.millrace.runtime.checkpoint;
 
-import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
-import static io.millrace.runtime.checkpoint.StateFileTest.write;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
-import io.millrace.runtime.checkpoint.NativeKeyedState.NativeFile;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.snapshot.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.snapshot.NativeKeyedState;
+import io.millrace.runtime.state.snapshot.SnapshotFiles;
+import io.millrace.runtime.state.snapshot.StateHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,6 +18,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
+import static io.millrace.runtime.checkpoint.StateFileTest.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 /** The shared area of incremental checkpoints in {@link LocalCheckpointStorage}: written once, kept while referenced. */
 class SharedCheckpointFilesTest {
     @TempDir
@@ -30,7 +33,7 @@ class SharedCheckpointFilesTest {
     static StateHandle writeShared(CheckpointStorage storage, long checkpointId, String name, int size) throws IOException {
         byte[] bytes = new byte[size];
         new Random(name.hashCode()).nextBytes(bytes);
-        try (CheckpointStorage.StateFileWriter writer = storage.createSharedFile(checkpointId, name)) {
+        try (SnapshotFiles.StateFileWriter writer = storage.createSharedFile(checkpointId, name)) {
             writer.stream().write(bytes);
             return writer.closeAndGetHandle();
         }

@@ -1,5 +1,22 @@
 package io.millrace.runtime.state;
 
+import io.millrace.api.state.ListState;
+import io.millrace.api.state.ListStateDescriptor;
+import io.millrace.api.state.MapState;
+import io.millrace.api.state.MapStateDescriptor;
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.ManualClock;
+import io.millrace.runtime.state.serde.StateSchemaException;
+import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
 import static io.millrace.runtime.state.ReadingVersions.READING;
 import static io.millrace.runtime.state.ReadingVersions.V1;
 import static io.millrace.runtime.state.ReadingVersions.V2;
@@ -10,23 +27,6 @@ import static io.millrace.testing.ClassVersions.component;
 import static io.millrace.testing.ClassVersions.withContextLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.millrace.api.state.ListState;
-import io.millrace.api.state.ListStateDescriptor;
-import io.millrace.api.state.MapState;
-import io.millrace.api.state.MapStateDescriptor;
-import io.millrace.api.state.ValueState;
-import io.millrace.api.state.ValueStateDescriptor;
-import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
-import io.millrace.runtime.state.serde.StateSchemaException;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /**
  * State written with one version of a record class and restored with another, through the backend's

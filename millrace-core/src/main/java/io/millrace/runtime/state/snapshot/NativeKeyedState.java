@@ -1,4 +1,4 @@
-package io.millrace.runtime.checkpoint;
+package io.millrace.runtime.state.snapshot;
 
 import io.millrace.runtime.state.KeyGroupRange;
 import java.util.List;

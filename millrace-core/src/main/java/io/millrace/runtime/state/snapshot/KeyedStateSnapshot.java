@@ -1,4 +1,4 @@
-package io.millrace.runtime.checkpoint;
+package io.millrace.runtime.state.snapshot;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
