@@ -362,21 +362,30 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId) {
+        return fullSnapshot(null);
+    }
+
+    /** {@code logicalLoader}: null for this backend's rows, else the class loader for a savepoint's canonical sections. */
+    private KeyedStateSnapshot fullSnapshot(ClassLoader logicalLoader) {
         requireOpen();
         flushNamespaced(false);
         flushCache();
-        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts());
+        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts(), logicalLoader, operatorName);
     }
 
     /**
-     * A savepoint, or a checkpoint with incremental checkpoints off: a full snapshot ({@link #snapshot(long)}).
+     * A savepoint: a full snapshot in the canonical format ({@link LogicalRows}), which any backend restores. A
+     * checkpoint with incremental checkpoints off: a full snapshot of this backend's rows ({@link #snapshot(long)}).
      * Otherwise an incremental one: the caches are flushed, the states' layout is stored in the metadata
      * column, and a native RocksDB checkpoint (memtables flushed, files hard-linked) is taken; the writer
      * thread uploads what is new.
      */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) {
-        if (savepoint || !config.incremental()) {
+        if (savepoint) {
+            return fullSnapshot(loader);
+        }
+        if (!config.incremental()) {
             return snapshot(checkpointId);
         }
         requireOpen();
@@ -483,7 +492,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (cache != null) {
             cache.flushAndClear();
         }
-        KeyGroupRows.read(in, keyGroup, restored);
+        KeyGroupRows.read(in, keyGroup, restored, loader, operatorName);
     }
 
     @Override

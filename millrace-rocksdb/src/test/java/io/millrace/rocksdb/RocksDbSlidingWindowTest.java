@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.OutputTag;
-import io.millrace.api.time.ManualClock;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.ReduceFunction;
+import io.millrace.api.time.ManualClock;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.api.window.Windows;
@@ -67,7 +68,8 @@ class RocksDbSlidingWindowTest {
     @SuppressWarnings("unchecked")
     private OneInputOperatorHarness<Ev, Object> open(WindowSpec spec, int cacheEntries, int subtask, int parallelism,
             List<SnapshotImage> restoreFrom) throws Exception {
-        Supplier<OneInputOperator<Ev, Object>> operator = () -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec);
+        PipelineConfig loweredFor = cacheEntries < 0 ? new PipelineConfig() : new PipelineConfig().stateBackend("rocksdb");
+        Supplier<OneInputOperator<Ev, Object>> operator = () -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec, loweredFor);
         HarnessSetup<OneInputOperatorHarness<Ev, Object>> setup = cacheEntries < 0
                 ? OneInputOperatorHarness.of(operator.get())
                 : OneInputOperatorHarness.of(operator.get()).backend(RocksDbStateBackends.factory(

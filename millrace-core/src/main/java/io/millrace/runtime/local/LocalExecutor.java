@@ -47,7 +47,7 @@ public final class LocalExecutor implements PlanExecutor {
                         + " cannot be used: " + e.getMessage(), e);
             }
         }
-        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(), storage);
+        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(plan.config()), storage);
         job.start();
         return job;
     }

@@ -1,17 +1,17 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
 import io.millrace.runtime.state.serde.StateSerializer;
-import io.millrace.runtime.state.heap.HeapMapState.Stamped;
+import io.millrace.runtime.state.snapshot.LogicalSection;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.Timer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.NotSerializableException;
-import java.io.StreamCorruptedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,38 +19,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One key group of a heap backend in a checkpoint: the unit that a restore, at any parallelism, reads.
- * Self-describing, and self-contained (it carries the schema dictionary of the records and enums in it):
- *
- * <pre>
- *   int magic, int keyGroup
- *   shape table ({@link ShapeTable#writeTo}): the writer's shape of every record and enum class in the section
- *   int n, n bytes of body:
- *     varint states; per state: string name, string kind, byte ttl, varint keys, per key:
- *       value, list, reducing, aggregating: key, value [, long expiry if ttl]
- *       map:                                key, varint n, n x (user key, user value [, long expiry if ttl])
- *       namespaced:                         key, varint n, n x (namespace, value)
- *       grouped:                            (keys = payloads, 0 or 1 per section) varint n, n bytes of a
- *                                           {@link GroupedState}'s payload
- *     varint timer services; per service: string name, varint timers, per timer:
- *       key, namespace, long timestamp, byte eventTime, long sequence (registration order)
- * </pre>
- *
- * Keys, map keys and namespaces go through a {@linkplain StateSerializer#forKeys key serializer}, values
- * through a {@linkplain StateSerializer#forValues value serializer} of their state, so values of an
- * evolved record or enum class are read into the class as it is now, and an incompatible change fails the
- * restore naming the state. A grouped state's payload is length-prefixed, so that a restore can carry it
- * unread (like any unclaimed state, together with the section's shapes) when nobody registers it; its
- * values use the section's shape table like every other state's.
+ * One key group of a heap backend in a checkpoint or savepoint, in the canonical {@link LogicalSection} format:
+ * the unit that a restore, at any parallelism and on any backend, reads. Captures the heap's tables for a
+ * snapshot (copy-on-write, see {@link HeapSnapshot}) and reads sections back, keeping each state's entries
+ * encoded until the state is registered. Values of an evolved record or enum class are read into the class as
+ * it is now, and an incompatible change fails the restore naming the state. In a checkpoint a grouped state's
+ * payload is length-prefixed, so that a restore can carry it unread (like any unclaimed state, together with
+ * the section's shapes) when nobody registers it; its values use the section's shape table like every other
+ * state's.
  */
 final class KeyGroupSection {
-    static final String MAP = "map";
-    static final String NAMESPACED = "namespaced";
-    static final String GROUPED = "grouped";
-    static final String LIST = "list";
-    /** "MRK2": the format with a schema dictionary per section. */
-    private static final int MAGIC = 0x4D524B32;
-    private static final int OLD_MAGIC = 0x4D524B47;
+    static final String MAP = LogicalSection.MAP;
+    static final String NAMESPACED = LogicalSection.NAMESPACED;
+    static final String GROUPED = LogicalSection.GROUPED;
+    static final String LIST = LogicalSection.LIST;
 
     private KeyGroupSection() {}
 
@@ -207,11 +189,7 @@ final class KeyGroupSection {
                 }
                 all.write(body.buffer(), 0, body.size());
             }
-            out.writeInt(MAGIC);
-            out.writeInt(keyGroup);
-            shapes.writeTo(out);
-            out.writeInt(all.size());
-            out.write(all.buffer(), 0, all.size());
+            LogicalSection.write(out, keyGroup, shapes, all);
         }
     }
 
@@ -342,10 +320,7 @@ final class KeyGroupSection {
     }
 
     private static void writeStateHeader(ByteWriter out, String name, String kind, boolean ttl, int keys) {
-        out.writeString(name);
-        out.writeString(kind);
-        out.writeByte(ttl ? 1 : 0);
-        out.writeVarInt(keys);
+        LogicalSection.writeStateHeader(out, name, kind, ttl, keys);
     }
 
     private static void writeTimer(ByteWriter out, Codec codec, String service, Object key,
@@ -357,9 +332,7 @@ final class KeyGroupSection {
             throw new NotSerializableException("timer service '" + service + "' holds a timer of key " + key
                     + " and namespace " + namespace + " that cannot be checkpointed: " + x.getMessage());
         }
-        out.writeLong(timestamp);
-        out.writeByte(eventTime ? 1 : 0);
-        out.writeLong(sequence);
+        LogicalSection.writeTimerTail(out, timestamp, eventTime, sequence);
     }
 
     private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
@@ -408,18 +381,7 @@ final class KeyGroupSection {
      */
     static void read(DataInputStream in, int keyGroup, String operator, Map<String, RestoredState> states,
             Map<String, Map<Integer, List<RestoredTimer>>> timers) throws IOException {
-        int magic = in.readInt();
-        if (magic == OLD_MAGIC) {
-            throw new StreamCorruptedException("the section of key group " + keyGroup + " was written by an older Millrace"
-                    + " whose state format had no schema dictionary; it cannot be restored (start the job without it)");
-        }
-        if (magic != MAGIC) {
-            throw new StreamCorruptedException("no key group section at the offset of key group " + keyGroup);
-        }
-        int written = in.readInt();
-        if (written != keyGroup) {
-            throw new StreamCorruptedException("expected the section of key group " + keyGroup + ", found key group " + written);
-        }
+        LogicalSection.readHeader(in, keyGroup, operator);
         ShapeTable shapes = new ShapeTable();
         shapes.readFrom(in);
         byte[] bytes = new byte[in.readInt()];
