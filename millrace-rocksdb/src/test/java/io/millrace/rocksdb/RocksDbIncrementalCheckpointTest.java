@@ -164,7 +164,7 @@ class RocksDbIncrementalCheckpointTest {
             try {
                 new StateRestorer(second, storage).restoreKeyed("op", wrongKind, all);
                 assertThatThrownBy(() -> wrongKind.stateStore().getListState(new ListStateDescriptor<Long>("total")))
-                        .hasMessageContaining("state 'total' was checkpointed as value state but is now registered as list state");
+                        .hasMessageContaining("state 'total': the job registers it as list state, but the checkpoint or savepoint holds value state");
             } finally {
                 wrongKind.close();
             }

@@ -199,6 +199,6 @@ class RocksDbSlidingWindowTest {
         }
         WindowSpec spec = spec(Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)), Contents.AVERAGE);
         assertThatThrownBy(() -> open(spec, RocksDbConfig.DEFAULT_CACHE_ENTRIES, 0, 1, List.of(image)))
-                .hasStackTraceContaining("state 'window-slices' was checkpointed as namespaced state but is now registered as value state");
+                .hasStackTraceContaining("state 'window-slices': the job registers it as value state, but the checkpoint or savepoint holds namespaced state");
     }
 }

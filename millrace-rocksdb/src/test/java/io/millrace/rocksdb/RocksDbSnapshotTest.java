@@ -328,7 +328,7 @@ class RocksDbSnapshotTest {
         RocksDbKeyedStateBackend second = backend();
         image.restoreInto(second);
         assertThatThrownBy(() -> second.stateStore().getListState(new ListStateDescriptor<Integer>("s")))
-                .hasMessageContaining("state 's' was checkpointed as value state but is now registered as list state");
+                .hasMessageContaining("state 's': the job registers it as list state, but the checkpoint or savepoint holds value state");
     }
 
     @Test
