@@ -42,12 +42,37 @@ final class KeyGroupSection {
     /** A timer of a restored section, added when its service is created by name. */
     record RestoredTimer(Object key, int keyGroup, Object namespace, long timestamp, boolean eventTime, long sequence) {}
 
-    /** A registered grouped state as a snapshot sees it: the capture taken when the snapshot was. */
-    record GroupedRef(String name, GroupedState.Capture capture) {}
+    /**
+     * A registered grouped state as a snapshot sees it: the capture taken when the snapshot was, and its canonical
+     * form (null when it has none; a savepoint then fails).
+     */
+    record GroupedRef(String name, GroupedState.Capture capture, GroupedState.LogicalForm form) {}
 
-    /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
+    /**
+     * What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. For a
+     * {@code savepoint}, grouped states are written in their canonical form ({@link LogicalGroupedState}).
+     */
     record Contents(List<StateRef> states, List<GroupedRef> grouped, List<HeapTimerService<?>> timerServices,
-            List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
+            List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers,
+            boolean savepoint) {
+        /** Keyed states in a section: a grouped state's canonical form may have several. */
+        int sectionStates() {
+            int n = states.size() + unclaimedStates.size();
+            for (GroupedRef g : grouped) {
+                n += savepoint ? g.form().states().size() : 1;
+            }
+            return n;
+        }
+
+        /** Timer services in a section. */
+        int sectionTimerServices() {
+            int n = timerServices.size() + unclaimedTimers.size();
+            for (GroupedRef g : grouped) {
+                n += savepoint ? g.form().timerServices().size() : 0;
+            }
+            return n;
+        }
+    }
 
     /**
      * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
@@ -70,7 +95,7 @@ final class KeyGroupSection {
         buffer.reset();
         Captured c = new Captured(keyGroup, buffer);
         ByteWriter body = c.body;
-        body.writeVarInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
+        body.writeVarInt(contents.sectionStates());
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
@@ -89,10 +114,15 @@ final class KeyGroupSection {
                 writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
             }
         }
+        ByteWriter logicalTimers = contents.savepoint && !contents.grouped.isEmpty() ? new ByteWriter(256) : null;
         for (GroupedRef g : contents.grouped) {
+            if (contents.savepoint) {
+                LogicalGroupedState.write(keyGroup, g.name(), g.form(), g.capture(), c.shapes, body, logicalTimers);
+                continue;
+            }
             GroupedState.Capture copy = copyImmutable ? g.capture().copyGroup(keyGroup) : null;
             if (copy != null) {
-                c.defer((out, shapes) -> writeGrouped(out, shapes, keyGroup, new GroupedRef(g.name(), copy)));
+                c.defer((out, shapes) -> writeGrouped(out, shapes, keyGroup, new GroupedRef(g.name(), copy, g.form())));
             } else {
                 writeGrouped(body, c.shapes, keyGroup, g);
             }
@@ -105,7 +135,10 @@ final class KeyGroupSection {
                 body.write(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
             }
         }
-        body.writeVarInt(contents.timerServices.size() + contents.unclaimedTimers.size());
+        body.writeVarInt(contents.sectionTimerServices());
+        if (logicalTimers != null) {
+            body.write(logicalTimers.buffer(), 0, logicalTimers.size());
+        }
         for (HeapTimerService<?> service : contents.timerServices) {
             FrozenTimers timers = new FrozenTimers(service.name());
             service.forEachTimerInGroup(keyGroup, timers.eventTime::add, timers.processingTime::add);
