@@ -1,12 +1,17 @@
 package io.millrace.docs;
 
+import static io.millrace.testing.ClassVersions.component;
+import static io.millrace.testing.ClassVersions.withContextLoader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import io.millrace.runtime.state.serde.StateSchemaException;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import io.millrace.testing.ClassVersions;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,11 +19,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-
-import static io.millrace.testing.ClassVersions.component;
-import static io.millrace.testing.ClassVersions.withContextLoader;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The examples of "Evolving state types" in docs/state.md: state written by a job with one version of a

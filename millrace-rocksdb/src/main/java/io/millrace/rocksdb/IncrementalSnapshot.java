@@ -1,11 +1,11 @@
 package io.millrace.rocksdb;
 
 import io.millrace.runtime.state.KeyGroupRange;
-import io.millrace.runtime.state.snapshot.NativeKeyedState.NativeFile;
-import io.millrace.runtime.state.snapshot.NativeKeyedState;
-import io.millrace.runtime.state.snapshot.NativeKeyedStateSnapshot;
-import io.millrace.runtime.state.snapshot.SnapshotFiles;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

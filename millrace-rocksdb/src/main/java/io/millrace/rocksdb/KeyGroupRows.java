@@ -1,6 +1,6 @@
 package io.millrace.rocksdb;
 
-import io.millrace.runtime.state.snapshot.LogicalSection;
+import io.millrace.runtime.state.LogicalSection;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

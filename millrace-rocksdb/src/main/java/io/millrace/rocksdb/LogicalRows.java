@@ -2,12 +2,13 @@ package io.millrace.rocksdb;
 
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
+import io.millrace.runtime.state.LogicalSection;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
+import io.millrace.runtime.state.serde.ShapeDictionary;
 import io.millrace.runtime.state.serde.ShapeTable;
 import io.millrace.runtime.state.serde.StateSerializer;
 import io.millrace.runtime.state.serde.StoredShape;
-import io.millrace.runtime.state.snapshot.LogicalSection;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -28,6 +29,8 @@ import org.rocksdb.RocksIterator;
  * shape table is not shared); reading runs on the task thread during a restore.
  */
 final class LogicalRows {
+    private static final byte[] NO_VALUE = new byte[0];
+
     private LogicalRows() {}
 
     /** Writes the canonical sections of one snapshot, one key group at a time; one thread. */
@@ -124,8 +127,16 @@ final class LogicalRows {
             group.reset();
             int n = 0;
             ByteReader r = reader.reset(row, start, row.length - start);
-            if (start < row.length && (row[start] & 0xFF) != ListRows.ELEMENT) {
-                for (Object element : (Collection<?>) values.read(r)) {
+            if (StateSerializer.isList(row, start)) {
+                // a whole list, as a restore from a savepoint stores it: its elements are copied as they are
+                for (int m = values.readListSize(r); m > 0; m--) {
+                    int at = r.position();
+                    values.skip(r);
+                    group.write(row, at, r.position() - at);
+                    n++;
+                }
+            } else if (start < row.length && (row[start] & 0xFF) != ListRows.ELEMENT) {
+                for (Object element : (Collection<?>) values.read(r)) { // another collection: decoded and encoded again
                     values.write(element, group);
                     n++;
                 }
@@ -207,8 +218,8 @@ final class LogicalRows {
         for (StoredShape shape : shapes.shapes()) {
             target.schemaRow(SchemaColumn.shapeRow(shape.id()), shape.encoded());
         }
-        StateSerializer keys = StateSerializer.forKeys(shapes, loader, "the keys of operator '" + operator + "'");
-        StateSerializer values = StateSerializer.forValues(shapes, null, loader, "the state of operator '" + operator + "'");
+        UsedShapes keyShapes = new UsedShapes(shapes);
+        StateSerializer keys = StateSerializer.forKeys(keyShapes, loader, "the keys of operator '" + operator + "'");
         ByteReader body = new ByteReader(bytes, 0, bytes.length);
         ByteWriter row = new ByteWriter(256);
         int states = body.readVarInt();
@@ -223,6 +234,9 @@ final class LogicalRows {
                         + " which RocksDB cannot restore; restore it on the heap backend and take a savepoint");
             }
             target.beginState(name, kind, ttl);
+            UsedShapes valueShapes = new UsedShapes(shapes);
+            StateSerializer values = StateSerializer.forValues(valueShapes, null, loader,
+                    "state '" + name + "' of operator '" + operator + "'");
             boolean perKey = LogicalSection.perKeyMap(kind);
             boolean subExpiries = ttl && kind.equals(LogicalSection.MAP);
             for (int e = 0; e < entries; e++) {
@@ -237,6 +251,15 @@ final class LogicalRows {
                     int subAt = body.position();
                     keys.skip(body);
                     putRow(target, row, keyGroup, bytes, keyAt, keyEnd, subAt, body.position(), body, values, subExpiries);
+                }
+            }
+            for (int id : valueShapes.used) {
+                target.schemaRow(SchemaColumn.useRow(name, id), NO_VALUE);
+            }
+            for (StoredShape shape : shapes.shapes()) {
+                // skipping an enum does not look its shape up: each enum of the section counts as used by each state
+                if (entries > 0 && shape.kind() == StoredShape.Kind.ENUM && !valueShapes.used.contains(shape.id())) {
+                    target.schemaRow(SchemaColumn.useRow(name, shape.id()), NO_VALUE);
                 }
             }
         }
@@ -259,6 +282,37 @@ final class LogicalRows {
                 row.write(bytes, at, end - at);
                 target.timerRow(row.toByteArray());
             }
+        }
+        for (int id : keyShapes.used) {
+            target.schemaRow(SchemaColumn.useRow(null, id), NO_VALUE);
+        }
+    }
+
+    /**
+     * The section's shapes, noting which ones a serializer looks up while it skips over values: the shapes a state's
+     * values (or the keys) use, recorded in the schema dictionary so that a state is checked against its classes
+     * when it is created, as after a restore of this backend's own rows.
+     */
+    private static final class UsedShapes implements ShapeDictionary {
+        private final ShapeTable shapes;
+        final java.util.TreeSet<Integer> used = new java.util.TreeSet<>();
+
+        UsedShapes(ShapeTable shapes) {
+            this.shapes = shapes;
+        }
+
+        @Override
+        public void written(StoredShape shape, String use) {
+            shapes.written(shape, use);
+        }
+
+        @Override
+        public StoredShape find(int id) {
+            StoredShape shape = shapes.find(id);
+            if (shape != null) {
+                used.add(id);
+            }
+            return shape;
         }
     }
 

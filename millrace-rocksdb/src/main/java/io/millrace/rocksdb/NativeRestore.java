@@ -1,9 +1,9 @@
 package io.millrace.rocksdb;
 
 import io.millrace.rocksdb.StoreLayout.State;
-import io.millrace.runtime.state.snapshot.NativeKeyedState.NativeFile;
-import io.millrace.runtime.state.snapshot.NativeKeyedState;
-import io.millrace.runtime.state.snapshot.SnapshotFiles;
+import io.millrace.runtime.state.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.SnapshotFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

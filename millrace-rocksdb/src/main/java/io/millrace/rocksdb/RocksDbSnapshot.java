@@ -3,7 +3,7 @@ package io.millrace.rocksdb;
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
 import io.millrace.runtime.state.KeyGroupRange;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;

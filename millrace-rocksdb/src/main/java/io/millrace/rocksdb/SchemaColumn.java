@@ -142,7 +142,8 @@ final class SchemaColumn implements ShapeDictionary {
         return k.toByteArray();
     }
 
-    private static byte[] useRow(String state, int id) {
+    /** The row key saying that values of {@code state} (null: keys) hold shape {@code id}. */
+    static byte[] useRow(String state, int id) {
         ByteWriter k = new ByteWriter(32);
         k.writeByte(state == null ? KEY_USE : VALUE_USE);
         if (state != null) {

@@ -6,7 +6,7 @@ import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.state.snapshot.NativeKeyedStateSnapshot;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.millrace.rocksdb;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
@@ -9,10 +11,10 @@ import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
 import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
-import io.millrace.runtime.state.snapshot.NativeKeyedStateSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,8 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One keyed operator ("op", maxParallelism 128) on RocksDB backends with incremental checkpoints, driven the

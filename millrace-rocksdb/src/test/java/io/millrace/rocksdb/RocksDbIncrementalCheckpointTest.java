@@ -1,5 +1,15 @@
 package io.millrace.rocksdb;
 
+import static io.millrace.runtime.state.ReadingVersions.READING;
+import static io.millrace.runtime.state.ReadingVersions.V1;
+import static io.millrace.runtime.state.ReadingVersions.V2;
+import static io.millrace.runtime.state.ReadingVersions.V3;
+import static io.millrace.runtime.state.ReadingVersions.readingV1;
+import static io.millrace.testing.ClassVersions.component;
+import static io.millrace.testing.ClassVersions.withContextLoader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.api.state.ListStateDescriptor;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
@@ -13,9 +23,9 @@ import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import io.millrace.runtime.state.serde.StateSchemaException;
-import io.millrace.runtime.state.snapshot.NativeKeyedStateSnapshot;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -29,16 +39,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static io.millrace.runtime.state.ReadingVersions.READING;
-import static io.millrace.runtime.state.ReadingVersions.V1;
-import static io.millrace.runtime.state.ReadingVersions.V2;
-import static io.millrace.runtime.state.ReadingVersions.V3;
-import static io.millrace.runtime.state.ReadingVersions.readingV1;
-import static io.millrace.testing.ClassVersions.component;
-import static io.millrace.testing.ClassVersions.withContextLoader;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Incremental checkpoints of the RocksDB backend against real checkpoint storage in a temporary directory. */
 class RocksDbIncrementalCheckpointTest {

@@ -1,5 +1,8 @@
 package io.millrace.rocksdb;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.state.AggregatingState;
 import io.millrace.api.state.AggregatingStateDescriptor;
@@ -16,11 +19,11 @@ import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -35,9 +38,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Full snapshots of the RocksDB backend: round trip of every state kind, isolation, TTL, timers, release. */
 class RocksDbSnapshotTest {

@@ -1,6 +1,6 @@
 package io.millrace.runtime.checkpoint;
 
-import io.millrace.runtime.state.snapshot.SnapshotFiles;
+import io.millrace.runtime.state.SnapshotFiles;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.millrace.runtime.checkpoint;
 
-import io.millrace.runtime.state.snapshot.SnapshotFiles;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;

@@ -9,7 +9,7 @@ import io.millrace.runtime.exchange.TaskCancelledException;
 import io.millrace.runtime.exchange.TaskSignal;
 import io.millrace.runtime.operator.FlushedWhenIdle;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,8 +1,10 @@
 package io.millrace.runtime.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,8 +14,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The {@code _metadata} example of docs/checkpoints.md is exactly what the storage writes, checksum included. */
 class CheckpointsDocTest {

@@ -1,9 +1,11 @@
 package io.millrace.runtime.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
-import io.millrace.runtime.state.snapshot.SnapshotFiles.StateFileWriter;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.SnapshotFiles.StateFileWriter;
+import io.millrace.runtime.state.StateHandle;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -22,8 +24,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Subtask threads write the state files of the same checkpoints at the same time. */
 class ConcurrentStateFilesTest {

@@ -1,8 +1,13 @@
 package io.millrace.runtime.checkpoint;
 
+import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
+import static io.millrace.runtime.checkpoint.StateFileTest.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.RandomAccessFile;
@@ -17,11 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
-import static io.millrace.runtime.checkpoint.StateFileTest.write;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LocalCheckpointStorageTest {
     @TempDir

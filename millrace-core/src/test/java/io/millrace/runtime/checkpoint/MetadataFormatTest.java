@@ -1,10 +1,13 @@
 package io.millrace.runtime.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
-import io.millrace.runtime.state.snapshot.NativeKeyedState;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -12,9 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MetadataFormatTest {
     private static final Function<StateHandle, String> NAME_IN_DIRECTORY = h -> h.path().substring(h.path().indexOf('/') + 1);

@@ -1,8 +1,10 @@
 package io.millrace.runtime.checkpoint;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.millrace.api.CheckpointConfig;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.StateHandle;
 import io.millrace.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,8 +14,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Savepoints and periodic checkpoints in the coordinator: never two in progress at once, savepoints

@@ -1,12 +1,17 @@
 package io.millrace.runtime.checkpoint;
 
+import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
+import static io.millrace.runtime.checkpoint.StateFileTest.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
-import io.millrace.runtime.state.snapshot.NativeKeyedState.NativeFile;
-import io.millrace.runtime.state.snapshot.NativeKeyedState;
-import io.millrace.runtime.state.snapshot.SnapshotFiles;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import io.millrace.runtime.state.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -17,11 +22,6 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
-import static io.millrace.runtime.checkpoint.StateFileTest.write;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The shared area of incremental checkpoints in {@link LocalCheckpointStorage}: written once, kept while referenced. */
 class SharedCheckpointFilesTest {

@@ -1,17 +1,17 @@
 package io.millrace.runtime.checkpoint;
 
-import io.millrace.runtime.state.snapshot.StateHandle;
+import static io.millrace.runtime.checkpoint.LocalCheckpointStorageTest.checkpoint;
+import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static io.millrace.runtime.checkpoint.LocalCheckpointStorageTest.checkpoint;
-import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The rule that picks the checkpoint or savepoint a job starts from (see {@link StartingPoint}). */
 class StartingPointTest {

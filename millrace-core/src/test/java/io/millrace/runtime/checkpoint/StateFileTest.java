@@ -1,7 +1,10 @@
 package io.millrace.runtime.checkpoint;
 
-import io.millrace.runtime.state.snapshot.SnapshotFiles.StateFileWriter;
-import io.millrace.runtime.state.snapshot.StateHandle;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.runtime.state.SnapshotFiles.StateFileWriter;
+import io.millrace.runtime.state.StateHandle;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -13,9 +16,6 @@ import java.util.Random;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** State files: writer and verifying reader of {@link LocalCheckpointStorage}. */
 class StateFileTest {

@@ -1,22 +1,5 @@
 package io.millrace.runtime.state;
 
-import io.millrace.api.state.ListState;
-import io.millrace.api.state.ListStateDescriptor;
-import io.millrace.api.state.MapState;
-import io.millrace.api.state.MapStateDescriptor;
-import io.millrace.api.state.ValueState;
-import io.millrace.api.state.ValueStateDescriptor;
-import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.state.serde.StateSchemaException;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.Test;
-
 import static io.millrace.runtime.state.ReadingVersions.READING;
 import static io.millrace.runtime.state.ReadingVersions.V1;
 import static io.millrace.runtime.state.ReadingVersions.V2;
@@ -27,6 +10,23 @@ import static io.millrace.testing.ClassVersions.component;
 import static io.millrace.testing.ClassVersions.withContextLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.api.state.ListState;
+import io.millrace.api.state.ListStateDescriptor;
+import io.millrace.api.state.MapState;
+import io.millrace.api.state.MapStateDescriptor;
+import io.millrace.api.state.ValueState;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.Clock;
+import io.millrace.api.time.ManualClock;
+import io.millrace.runtime.state.serde.StateSchemaException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * State written with one version of a record class and restored with another, through the backend's
@@ -45,7 +45,7 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
     /** Writes V1 readings into value, list and map states under two keys and snapshots them. */
     private Image writeV1() throws Exception {
         return withContextLoader(V1, () -> {
-            KeyedStateBackend b = backend(ALL, 128, clock);
+            KeyedStateBackend b = writingBackend(ALL, 128, clock);
             ValueState<Object> latest = b.stateStore().getState(new ValueStateDescriptor<>("latest"));
             ListState<Object> history = b.stateStore().getListState(new ListStateDescriptor<>("history"));
             MapState<String, Object> byShift = b.stateStore().getMapState(new MapStateDescriptor<>("byShift"));
@@ -61,8 +61,18 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
         });
     }
 
-    private static Image snapshot(KeyedStateBackend backend) throws Exception {
-        KeyedStateSnapshot snapshot = backend.snapshot(1);
+    /** The backend the V1 state is written on and snapshotted; the default: the backend under test. */
+    protected KeyedStateBackend writingBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        return backend(range, maxParallelism, clock);
+    }
+
+    /** Whether the snapshots are savepoints (the canonical format every backend restores); the default: checkpoints. */
+    protected boolean savepoints() {
+        return false;
+    }
+
+    private Image snapshot(KeyedStateBackend backend) throws Exception {
+        KeyedStateSnapshot snapshot = backend.snapshot(1, savepoints());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         long[] offsets = new long[ALL.size()];

@@ -1,6 +1,5 @@
 package io.millrace.runtime.state;
 
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,20 +1,20 @@
 package io.millrace.runtime.window;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A checkpoint of slice tables holds what they held when it was taken, although the task changes them before

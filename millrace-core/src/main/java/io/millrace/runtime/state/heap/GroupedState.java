@@ -41,7 +41,7 @@ public interface GroupedState {
     long entryCount();
 
     /**
-     * The state's canonical form in savepoints ({@link io.millrace.runtime.state.snapshot.LogicalSection}): the
+     * The state's canonical form in savepoints ({@link io.millrace.runtime.state.LogicalSection}): the
      * keyed states and timer services it is written as, which any backend restores, so that an operator keeping
      * the same logical state in ordinary keyed state on another backend restores it. Null (the default) when it
      * has none: a savepoint of it then fails naming the state.

@@ -1,8 +1,8 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.serde.ByteWriter;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,11 +1,11 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.runtime.state.LogicalSection;
 import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
 import io.millrace.runtime.state.serde.StateSerializer;
-import io.millrace.runtime.state.snapshot.LogicalSection;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.Timer;
 import java.io.DataInputStream;

@@ -1,6 +1,7 @@
 package io.millrace.runtime.state.heap;
 
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.LogicalSection;
 import io.millrace.runtime.state.heap.GroupedState.LogicalForm;
 import io.millrace.runtime.state.heap.GroupedState.LogicalGroup;
 import io.millrace.runtime.state.heap.GroupedState.LogicalTimer;
@@ -8,7 +9,6 @@ import io.millrace.runtime.state.heap.KeyGroupSection.RestoredTimer;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
 import io.millrace.runtime.state.serde.StateSerializer;
-import io.millrace.runtime.state.snapshot.LogicalSection;
 import java.io.NotSerializableException;
 import java.util.ArrayList;
 import java.util.HashMap;

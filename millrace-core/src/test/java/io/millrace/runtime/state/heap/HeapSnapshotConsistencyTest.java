@@ -1,13 +1,15 @@
 package io.millrace.runtime.state.heap;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.SnapshotImage;
-import io.millrace.runtime.state.snapshot.KeyedStateSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,8 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Key groups are captured lazily: by the writer, or by the task thread just before it changes a group.

@@ -1,4 +1,4 @@
-package io.millrace.runtime.state.snapshot;
+package io.millrace.runtime.state;
 
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;

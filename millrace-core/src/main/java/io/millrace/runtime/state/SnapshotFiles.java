@@ -1,4 +1,4 @@
-package io.millrace.runtime.state.snapshot;
+package io.millrace.runtime.state;
 
 import java.io.IOException;
 import java.io.InputStream;
