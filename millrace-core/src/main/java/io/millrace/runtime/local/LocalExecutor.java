@@ -1,6 +1,7 @@
 package io.millrace.runtime.local;
 
 import io.millrace.api.JobHandle;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.PlanExecutor;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
@@ -10,6 +11,8 @@ import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
 import io.millrace.runtime.state.StateBackendProvider;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a pipeline in this JVM: one thread per task subtask, exchanges as in-memory channels. Keyed state
@@ -17,6 +20,8 @@ import java.util.Objects;
  * {@link StateBackendProvider}) unless the executor was given a backend factory explicitly.
  */
 public final class LocalExecutor implements PlanExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalExecutor.class);
+
     /** The explicitly given factory; null: resolve the configured backend per job. */
     private final KeyedStateBackendFactory backends;
 
@@ -47,7 +52,11 @@ public final class LocalExecutor implements PlanExecutor {
                         + " cannot be used: " + e.getMessage(), e);
             }
         }
-        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(plan.config()), storage);
+        LOG.info("job '{}' starts on state backend {}", jobName,
+                backends != null ? "given to the executor" : "'" + plan.config().stateBackend() + "'");
+        // operators whose layout depends on the backend (windows) are lowered for the one the job really runs on
+        PipelineConfig lowered = backends == null ? plan.config() : plan.config().copy().stateBackend(backends.backendName());
+        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(lowered), storage);
         job.start();
         return job;
     }
