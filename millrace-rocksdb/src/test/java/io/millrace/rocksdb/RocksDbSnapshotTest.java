@@ -332,12 +332,16 @@ class RocksDbSnapshotTest {
     }
 
     @Test
-    void aHeapSection_isRefusedWithAClearError() throws Exception {
+    void aHeapSection_isRestoredAsCanonicalState() throws Exception {
         HeapKeyedStateBackend heap = new HeapKeyedStateBackend(ALL, 128, clock);
         heap.setCurrentKey("k");
         heap.stateStore().getState(new ValueStateDescriptor<Integer>("s")).update(1);
         SnapshotImage image = SnapshotImage.take(heap);
-        assertThatThrownBy(() -> image.restoreInto(backend())).hasMessageContaining("another state backend");
+        RocksDbKeyedStateBackend restored = backend();
+        image.restoreInto(restored);
+        ValueState<Integer> s = restored.stateStore().getState(new ValueStateDescriptor<>("s"));
+        restored.setCurrentKey("k");
+        assertThat(s.value()).isEqualTo(1);
     }
 
     @Test

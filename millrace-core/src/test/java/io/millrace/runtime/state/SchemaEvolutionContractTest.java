@@ -72,7 +72,7 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
     }
 
     private Image snapshot(KeyedStateBackend backend) throws Exception {
-        KeyedStateSnapshot snapshot = backend.snapshot(1, savepoints());
+        KeyedStateSnapshot snapshot = savepoints() ? backend.snapshot(1, true) : backend.snapshot(1);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         long[] offsets = new long[ALL.size()];
