@@ -2,12 +2,12 @@ package io.millrace.testing;
 
 import io.millrace.api.OutputTag;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.EmitPoint;
 import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,11 +1,11 @@
 package io.millrace.rocksdb;
 
-import io.millrace.runtime.checkpoint.CheckpointStorage;
-import io.millrace.runtime.checkpoint.NativeKeyedState;
-import io.millrace.runtime.checkpoint.NativeKeyedState.NativeFile;
-import io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot;
-import io.millrace.runtime.checkpoint.StateHandle;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,7 +46,7 @@ final class IncrementalSnapshot implements NativeKeyedStateSnapshot {
     }
 
     @Override
-    public synchronized Upload upload(CheckpointStorage storage, long checkpointId, String namePrefix) throws IOException {
+    public synchronized Upload upload(SnapshotFiles storage, long checkpointId, String namePrefix) throws IOException {
         if (released) {
             throw new IllegalStateException("the RocksDB checkpoint in " + local + " was released before it was uploaded");
         }
@@ -91,7 +91,7 @@ final class IncrementalSnapshot implements NativeKeyedStateSnapshot {
         }
     }
 
-    private static StateHandle copy(Path file, CheckpointStorage.StateFileWriter writer) throws IOException {
+    private static StateHandle copy(Path file, SnapshotFiles.StateFileWriter writer) throws IOException {
         try (writer) {
             Files.copy(file, writer.stream());
             return writer.closeAndGetHandle();

@@ -1,5 +1,6 @@
 package io.millrace.rocksdb;
 
+import io.millrace.runtime.state.LogicalSection;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import org.rocksdb.RocksIterator;
  */
 final class KeyGroupRows {
     /** "MRR2": the format with the schema dictionary. */
-    private static final int MAGIC = 0x4D525232;
+    private static final int MAGIC = LogicalSection.ROCKSDB_ROWS_MAGIC;
     private static final int OLD_MAGIC = 0x4D52524B;
     private static final int END = -1;
 
@@ -111,16 +112,24 @@ final class KeyGroupRows {
         }
     }
 
-    /** Reads the section of {@code keyGroup}; fails when the stream holds another group's section or none. */
-    static void read(DataInputStream in, int keyGroup, Target target) throws IOException {
+    /**
+     * Reads the section of {@code keyGroup}: one of these rows (a checkpoint of this backend) or one in the
+     * canonical {@link LogicalSection} format (a savepoint, of either backend, or a heap checkpoint), which
+     * {@link LogicalRows} turns into rows. Fails when the stream holds another group's section or none;
+     * {@code operator} names the operator in errors, {@code loader} resolves user classes.
+     */
+    static void read(DataInputStream in, int keyGroup, Target target, ClassLoader loader, String operator) throws IOException {
         int magic = in.readInt();
+        if (magic == LogicalSection.MAGIC) {
+            LogicalRows.read(in, keyGroup, target, loader, operator);
+            return;
+        }
         if (magic == OLD_MAGIC) {
             throw new StreamCorruptedException("the RocksDB section of key group " + keyGroup + " was written by an older"
                     + " Millrace whose state format had no schema dictionary; it cannot be restored (start the job without it)");
         }
         if (magic != MAGIC) {
-            throw new StreamCorruptedException("no RocksDB key group section at the offset of key group " + keyGroup
-                    + " (a checkpoint of another state backend cannot be restored into RocksDB)");
+            LogicalSection.checkMagic(magic, keyGroup, operator); // fails saying what was found
         }
         int written = in.readInt();
         if (written != keyGroup) {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The row format of list state: {@code [expiry: 8 bytes, TTL only]}, then, in rows written before list
- * appends were merges, one serialized list, then {@code [ELEMENT][element]} per element. Appending is
+ * appends were merges and in rows restored from a savepoint ({@link LogicalRows}), one serialized list, then {@code [ELEMENT][element]} per element. Appending is
  * therefore a RocksDB merge that concatenates the new elements' encodings, with no read. No value encoding
  * starts with {@link #ELEMENT}, which tells the two parts apart.
  */

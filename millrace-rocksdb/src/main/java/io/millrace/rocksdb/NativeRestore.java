@@ -1,9 +1,9 @@
 package io.millrace.rocksdb;
 
 import io.millrace.rocksdb.StoreLayout.State;
-import io.millrace.runtime.checkpoint.CheckpointStorage;
-import io.millrace.runtime.checkpoint.NativeKeyedState;
-import io.millrace.runtime.checkpoint.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.SnapshotFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,7 +20,7 @@ final class NativeRestore {
     private NativeRestore() {}
 
     /** Files that, put into an empty database directory, are the database of {@code part}. */
-    static RocksDbStore.DatabaseFiles download(NativeKeyedState part, CheckpointStorage storage) {
+    static RocksDbStore.DatabaseFiles download(NativeKeyedState part, SnapshotFiles storage) {
         return database -> {
             for (NativeFile f : part.files()) {
                 if (f.name().isEmpty() || f.name().contains("/") || f.name().contains("\\") || f.name().startsWith(".")) {

@@ -48,7 +48,7 @@ final class RestoredRows implements KeyGroupRows.Target {
         rowsHaveTtl = ttl;
         created = backend.createdState(name);
         if (created != null) {
-            checkKind(name, kind, created.kind);
+            checkKind(name, kind, created.kind, backend.operatorName());
             column = created.bytes();
             created.noteRestoredRows();
             return;
@@ -90,7 +90,7 @@ final class RestoredRows implements KeyGroupRows.Target {
     void claimState(StateColumn state) {
         Checkpointed c = states.remove(state.name);
         if (c != null) {
-            checkKind(state.name, c.kind, state.kind);
+            checkKind(state.name, c.kind, state.kind, backend.operatorName());
             state.adoptRestoredRows(c.ttl);
         }
     }
@@ -129,10 +129,11 @@ final class RestoredRows implements KeyGroupRows.Target {
         createdService = null;
     }
 
-    private static void checkKind(String name, String checkpointed, String registered) {
+    private static void checkKind(String name, String checkpointed, String registered, String operator) {
         if (!checkpointed.equals(registered)) {
-            throw new IllegalStateException("state '" + name + "' was checkpointed as " + checkpointed
-                    + " state but is now registered as " + registered + " state");
+            throw new IllegalStateException("operator '" + operator + "', state '" + name + "': the job registers it as "
+                    + registered + " state, but the checkpoint or savepoint holds " + checkpointed + " state under that"
+                    + " name; register it as before, or give the new state another name");
         }
     }
 

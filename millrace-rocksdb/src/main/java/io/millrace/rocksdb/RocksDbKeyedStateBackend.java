@@ -5,14 +5,14 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
-import io.millrace.runtime.checkpoint.CheckpointStorage;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
-import io.millrace.runtime.checkpoint.NativeKeyedState;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.SnapshotFiles;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
@@ -362,21 +362,30 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId) {
+        return fullSnapshot(null);
+    }
+
+    /** {@code logicalLoader}: null for this backend's rows, else the class loader for a savepoint's canonical sections. */
+    private KeyedStateSnapshot fullSnapshot(ClassLoader logicalLoader) {
         requireOpen();
         flushNamespaced(false);
         flushCache();
-        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts());
+        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts(), logicalLoader, operatorName);
     }
 
     /**
-     * A savepoint, or a checkpoint with incremental checkpoints off: a full snapshot ({@link #snapshot(long)}).
+     * A savepoint: a full snapshot in the canonical format ({@link LogicalRows}), which any backend restores. A
+     * checkpoint with incremental checkpoints off: a full snapshot of this backend's rows ({@link #snapshot(long)}).
      * Otherwise an incremental one: the caches are flushed, the states' layout is stored in the metadata
      * column, and a native RocksDB checkpoint (memtables flushed, files hard-linked) is taken; the writer
      * thread uploads what is new.
      */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) {
-        if (savepoint || !config.incremental()) {
+        if (savepoint) {
+            return fullSnapshot(loader);
+        }
+        if (!config.incremental()) {
             return snapshot(checkpointId);
         }
         requireOpen();
@@ -397,7 +406,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      * be claimed like those of full snapshots, and are checked against the dictionary when created.
      */
     @Override
-    public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, CheckpointStorage storage) throws IOException {
+    public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, SnapshotFiles storage) throws IOException {
         requireOpen();
         for (NativeKeyedState part : parts) {
             if (!part.backend().equals(RocksDbStateBackendProvider.NAME)) {
@@ -483,7 +492,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (cache != null) {
             cache.flushAndClear();
         }
-        KeyGroupRows.read(in, keyGroup, restored);
+        KeyGroupRows.read(in, keyGroup, restored, loader, operatorName);
     }
 
     @Override

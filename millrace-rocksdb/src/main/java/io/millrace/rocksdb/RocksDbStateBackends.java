@@ -10,7 +10,8 @@ public final class RocksDbStateBackends {
     private RocksDbStateBackends() {}
 
     public static KeyedStateBackendFactory factory(RocksDbConfig config) {
-        return (operator, range, maxParallelism, clock) -> new RocksDbKeyedStateBackend(operator, range, maxParallelism, clock, config);
+        return KeyedStateBackendFactory.named(RocksDbStateBackendProvider.NAME,
+                (operator, range, maxParallelism, clock) -> new RocksDbKeyedStateBackend(operator, range, maxParallelism, clock, config));
     }
 
     public static KeyedStateBackendFactory factory() {

@@ -13,8 +13,8 @@ import io.millrace.runtime.timer.DueTimers;
  * which makes the timer's key current before calling the target. Task thread only.
  */
 final class RocksTimerService<N> implements InternalTimerService<N>, DueTimers.Service {
-    private static final byte EVENT_TIME = 0;
-    private static final byte PROCESSING_TIME = 1;
+    static final byte EVENT_TIME = 0;
+    static final byte PROCESSING_TIME = 1;
 
     private final String name;
     private final RocksDbKeyedStateBackend backend;

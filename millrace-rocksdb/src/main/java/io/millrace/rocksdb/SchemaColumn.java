@@ -29,7 +29,7 @@ import org.rocksdb.RocksIterator;
  */
 final class SchemaColumn implements ShapeDictionary {
     static final String COLUMN = "schema";
-    private static final int SHAPE = 1;
+    static final int SHAPE = 1;
     private static final int VALUE_USE = 2;
     private static final int KEY_USE = 3;
     private static final byte[] EMPTY = new byte[0];
@@ -134,14 +134,16 @@ final class SchemaColumn implements ShapeDictionary {
         return ids;
     }
 
-    private static byte[] shapeRow(int id) {
+    /** The row key of shape {@code id}: {@code [1][id]}. */
+    static byte[] shapeRow(int id) {
         ByteWriter k = new ByteWriter(5);
         k.writeByte(SHAPE);
         k.writeInt(id);
         return k.toByteArray();
     }
 
-    private static byte[] useRow(String state, int id) {
+    /** The row key saying that values of {@code state} (null: keys) hold shape {@code id}. */
+    static byte[] useRow(String state, int id) {
         ByteWriter k = new ByteWriter(32);
         k.writeByte(state == null ? KEY_USE : VALUE_USE);
         if (state != null) {

@@ -1,7 +1,7 @@
 package io.millrace.rocksdb;
 
-import io.millrace.runtime.checkpoint.NativeKeyedState;
-import io.millrace.runtime.checkpoint.StateHandle;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.StateHandle;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

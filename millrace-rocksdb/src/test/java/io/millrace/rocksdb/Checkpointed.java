@@ -1,12 +1,12 @@
 package io.millrace.rocksdb;
 
-import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
-import io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -16,14 +16,14 @@ import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
 import io.millrace.rocksdb.IncrementalJob.Expected;
 import io.millrace.rocksdb.IncrementalJob.Taken;
-import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.checkpoint.CheckpointMetadata;
 import io.millrace.runtime.checkpoint.LocalCheckpointStorage;
-import io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot;
 import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import io.millrace.runtime.state.serde.StateSchemaException;
 import java.io.IOException;
@@ -164,7 +164,7 @@ class RocksDbIncrementalCheckpointTest {
             try {
                 new StateRestorer(second, storage).restoreKeyed("op", wrongKind, all);
                 assertThatThrownBy(() -> wrongKind.stateStore().getListState(new ListStateDescriptor<Long>("total")))
-                        .hasMessageContaining("state 'total' was checkpointed as value state but is now registered as list state");
+                        .hasMessageContaining("state 'total': the job registers it as list state, but the checkpoint or savepoint holds value state");
             } finally {
                 wrongKind.close();
             }

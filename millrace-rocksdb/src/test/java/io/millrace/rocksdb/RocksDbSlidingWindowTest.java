@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.OutputTag;
-import io.millrace.api.time.ManualClock;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.ReduceFunction;
+import io.millrace.api.time.ManualClock;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.api.window.Windows;
@@ -67,7 +68,8 @@ class RocksDbSlidingWindowTest {
     @SuppressWarnings("unchecked")
     private OneInputOperatorHarness<Ev, Object> open(WindowSpec spec, int cacheEntries, int subtask, int parallelism,
             List<SnapshotImage> restoreFrom) throws Exception {
-        Supplier<OneInputOperator<Ev, Object>> operator = () -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec);
+        PipelineConfig loweredFor = cacheEntries < 0 ? new PipelineConfig() : new PipelineConfig().stateBackend("rocksdb");
+        Supplier<OneInputOperator<Ev, Object>> operator = () -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec, loweredFor);
         HarnessSetup<OneInputOperatorHarness<Ev, Object>> setup = cacheEntries < 0
                 ? OneInputOperatorHarness.of(operator.get())
                 : OneInputOperatorHarness.of(operator.get()).backend(RocksDbStateBackends.factory(
@@ -197,6 +199,6 @@ class RocksDbSlidingWindowTest {
         }
         WindowSpec spec = spec(Windows.sliding(Duration.ofMillis(30), Duration.ofMillis(10)), Contents.AVERAGE);
         assertThatThrownBy(() -> open(spec, RocksDbConfig.DEFAULT_CACHE_ENTRIES, 0, 1, List.of(image)))
-                .hasStackTraceContaining("state 'window-slices' was checkpointed as namespaced state but is now registered as value state");
+                .hasStackTraceContaining("state 'window-slices': the job registers it as value state, but the checkpoint or savepoint holds namespaced state");
     }
 }

@@ -17,9 +17,9 @@ import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.state.Triggerable;
@@ -328,16 +328,20 @@ class RocksDbSnapshotTest {
         RocksDbKeyedStateBackend second = backend();
         image.restoreInto(second);
         assertThatThrownBy(() -> second.stateStore().getListState(new ListStateDescriptor<Integer>("s")))
-                .hasMessageContaining("state 's' was checkpointed as value state but is now registered as list state");
+                .hasMessageContaining("state 's': the job registers it as list state, but the checkpoint or savepoint holds value state");
     }
 
     @Test
-    void aHeapSection_isRefusedWithAClearError() throws Exception {
+    void aHeapSection_isRestoredAsCanonicalState() throws Exception {
         HeapKeyedStateBackend heap = new HeapKeyedStateBackend(ALL, 128, clock);
         heap.setCurrentKey("k");
         heap.stateStore().getState(new ValueStateDescriptor<Integer>("s")).update(1);
         SnapshotImage image = SnapshotImage.take(heap);
-        assertThatThrownBy(() -> image.restoreInto(backend())).hasMessageContaining("another state backend");
+        RocksDbKeyedStateBackend restored = backend();
+        image.restoreInto(restored);
+        ValueState<Integer> s = restored.stateStore().getState(new ValueStateDescriptor<>("s"));
+        restored.setCurrentKey("k");
+        assertThat(s.value()).isEqualTo(1);
     }
 
     @Test

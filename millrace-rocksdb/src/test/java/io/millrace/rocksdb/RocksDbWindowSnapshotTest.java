@@ -2,6 +2,7 @@ package io.millrace.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.api.PipelineConfig;
 import io.millrace.runtime.operator.OneInputOperator;
 import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowSnapshotContractTest;
@@ -25,6 +26,11 @@ class RocksDbWindowSnapshotTest extends WindowSnapshotContractTest {
     protected HarnessSetup<OneInputOperatorHarness<Ev, Object>> harness(Supplier<OneInputOperator<Ev, Object>> operator) {
         return OneInputOperatorHarness.of(operator.get())
                 .backend(RocksDbStateBackends.factory(TestBackends.CONFIG.withBaseDirectory(base)));
+    }
+
+    @Override
+    protected PipelineConfig loweredFor() {
+        return new PipelineConfig().stateBackend("rocksdb");
     }
 
     @Override

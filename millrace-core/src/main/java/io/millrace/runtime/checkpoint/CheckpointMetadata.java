@@ -1,5 +1,7 @@
 package io.millrace.runtime.checkpoint;
 
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.StateHandle;
 import java.util.List;
 import java.util.Map;
 

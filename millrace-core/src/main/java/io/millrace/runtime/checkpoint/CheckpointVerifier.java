@@ -2,6 +2,8 @@ package io.millrace.runtime.checkpoint;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.StateHandle;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package io.millrace.runtime.checkpoint;
 
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
@@ -17,7 +19,7 @@ import java.nio.file.StandardOpenOption;
  *   |--close--> ABANDONED (file deleted) --close--> ABANDONED (no-op)
  * </pre>
  */
-final class LocalStateFileWriter implements CheckpointStorage.StateFileWriter {
+final class LocalStateFileWriter implements SnapshotFiles.StateFileWriter {
     private enum State { OPEN, FINISHED, ABANDONED }
 
     private final Path file;

@@ -2,6 +2,8 @@ package io.millrace.runtime.checkpoint;
 
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.StateHandle;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package io.millrace.runtime.checkpoint;
 
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -1,6 +1,7 @@
 package io.millrace.runtime.local;
 
 import io.millrace.api.JobHandle;
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.PlanExecutor;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
@@ -53,7 +54,9 @@ public final class LocalExecutor implements PlanExecutor {
         }
         LOG.info("job '{}' starts on state backend {}", jobName,
                 backends != null ? "given to the executor" : "'" + plan.config().stateBackend() + "'");
-        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(), storage);
+        // operators whose layout depends on the backend (windows) are lowered for the one the job really runs on
+        PipelineConfig lowered = backends == null ? plan.config() : plan.config().copy().stateBackend(backends.backendName());
+        LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(lowered), storage);
         job.start();
         return job;
     }

@@ -1,5 +1,6 @@
 package io.millrace.runtime.plan;
 
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.plan.LogicalNode;
 import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.OperatorSpec;
@@ -14,8 +15,16 @@ import java.util.ServiceLoader;
 /** Finds the lowering for each spec: the built-in one first, then those on the class path. */
 public final class OperatorLowering implements OperatorFactory {
     private final List<SpecLowering> lowerings = new ArrayList<>();
+    private final PipelineConfig config;
 
+    /** The lowering of a job with the default configuration. */
     public OperatorLowering() {
+        this(new PipelineConfig());
+    }
+
+    /** The lowering of a job configured by {@code config}: operators may depend on it (see {@link SpecLowering}). */
+    public OperatorLowering(PipelineConfig config) {
+        this.config = config;
         lowerings.add(new BuiltInLowering());
         for (SpecLowering l : ServiceLoader.load(SpecLowering.class)) {
             lowerings.add(l);
@@ -43,7 +52,7 @@ public final class OperatorLowering implements OperatorFactory {
         OperatorSpec spec = parallelism == 1 || !copyPerSubtask(spec(node)) ? node.spec() : copy(node);
         for (SpecLowering l : lowerings) {
             if (l.handles(spec)) {
-                return l.create(spec);
+                return l.create(spec, config);
             }
         }
         throw new IllegalStateException("no runtime operator for '" + node.name() + "' (" + spec.getClass().getName()

@@ -81,17 +81,19 @@ public interface KeyedStateBackend extends AutoCloseable {
      * Captures all state and timers of this backend for a checkpoint. Called on the task thread when
      * the barrier is processed; keep the work here short and leave the writing to the returned snapshot.
      */
-    default io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
+    default io.millrace.runtime.state.KeyedStateSnapshot snapshot(long checkpointId) throws Exception {
         throw new IllegalStateException(getClass().getSimpleName() + " cannot take checkpoints");
     }
 
     /**
-     * Like {@link #snapshot(long)}, for a checkpoint or a savepoint. A backend with incremental checkpoints
-     * may return a {@link io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot} for a checkpoint; for a
-     * savepoint it must return a full snapshot of key-group sections, which is self-contained. The default
-     * takes {@link #snapshot(long)} either way.
+     * Like {@link #snapshot(long)}, for a checkpoint or a savepoint. A checkpoint may be in the backend's own
+     * format (an incremental one as a {@link io.millrace.runtime.state.NativeKeyedStateSnapshot}); a
+     * savepoint must be written as sections of the canonical
+     * {@link io.millrace.runtime.state.LogicalSection} format, self-contained, so that every backend
+     * restores it. The default takes {@link #snapshot(long)} either way, for a backend whose sections are
+     * canonical.
      */
-    default io.millrace.runtime.checkpoint.KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) throws Exception {
+    default io.millrace.runtime.state.KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) throws Exception {
         return snapshot(checkpointId);
     }
 
@@ -102,15 +104,17 @@ public interface KeyedStateBackend extends AutoCloseable {
      * groups outside this backend's range are not restored. Returns false when this backend cannot read such
      * files (the default); the caller then fails naming the checkpoint.
      */
-    default boolean restoreNative(long checkpointId, java.util.List<io.millrace.runtime.checkpoint.NativeKeyedState> parts,
-            io.millrace.runtime.checkpoint.CheckpointStorage storage) throws Exception {
+    default boolean restoreNative(long checkpointId, java.util.List<io.millrace.runtime.state.NativeKeyedState> parts,
+            io.millrace.runtime.state.SnapshotFiles storage) throws Exception {
         return false;
     }
 
     /**
-     * Restores one key group of this backend's range from a section written by {@link #snapshot}
-     * (possibly by a subtask of another parallelism). Called after construction and before the operator
-     * opens; state and timer services created later by name pick up what was restored.
+     * Restores one key group of this backend's range from a section written by {@link #snapshot} (possibly by a
+     * subtask of another parallelism): a section of the canonical {@link io.millrace.runtime.state.LogicalSection}
+     * format, written by any backend, or one in this backend's own format. Called after construction and before
+     * the operator opens; state and timer services created later by name pick up what was restored. A section
+     * this backend cannot read fails naming the operator and what it found.
      */
     default void restoreKeyGroup(int keyGroup, java.io.DataInputStream in) throws Exception {
         throw new IllegalStateException(getClass().getSimpleName() + " cannot restore checkpoints");

@@ -2,12 +2,13 @@ package io.millrace.runtime.task;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
-import io.millrace.runtime.checkpoint.NativeKeyedState;
-import io.millrace.runtime.checkpoint.NativeKeyedStateSnapshot;
-import io.millrace.runtime.checkpoint.StateHandle;
 import io.millrace.runtime.checkpoint.SubtaskAck;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.NativeKeyedStateSnapshot;
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -68,7 +69,7 @@ final class SnapshotWriter {
             } else if (c.keyed() != null) {
                 start = c.range().start();
                 offsets = new long[c.range().size()];
-                try (CheckpointStorage.StateFileWriter w = storage.createStateFile(checkpointId, c.operatorId() + "-" + c.subtask() + ".keyed")) {
+                try (SnapshotFiles.StateFileWriter w = storage.createStateFile(checkpointId, c.operatorId() + "-" + c.subtask() + ".keyed")) {
                     DataOutputStream out = new DataOutputStream(w.stream());
                     c.keyed().write(out, w::position, offsets);
                     out.flush();
@@ -80,7 +81,7 @@ final class SnapshotWriter {
             }
             StateHandle op = null;
             if (c.items() != null && !c.items().isEmpty()) {
-                try (CheckpointStorage.StateFileWriter w = storage.createStateFile(checkpointId, c.operatorId() + "-" + c.subtask() + ".op")) {
+                try (SnapshotFiles.StateFileWriter w = storage.createStateFile(checkpointId, c.operatorId() + "-" + c.subtask() + ".op")) {
                     ObjectOutputStream out = new ObjectOutputStream(w.stream());
                     out.writeObject(new ArrayList<>(c.items()));
                     out.flush();

@@ -1,6 +1,8 @@
 package io.millrace.runtime.window;
 
 import io.millrace.runtime.state.heap.GroupedState;
+import io.millrace.runtime.state.heap.GroupedState.LogicalForm;
+import io.millrace.runtime.state.heap.GroupedState.LogicalGroup;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeDictionary;
@@ -24,12 +26,16 @@ import java.util.Arrays;
  * the restore naming the state and operator. Restoring at another parallelism keeps each group's
  * fired-up-to time, so windows that fired before the checkpoint do not fire again. Task thread only; captures
  * are written on any thread under the {@link GroupedState} contract: the operator sets the backend's current
- * key before it changes a key group's tables, and stripes added or dropped later do not show in a capture.
+ * key before it changes a key group's tables, and stripes added or dropped later do not show in a capture. In a
+ * savepoint the store is written in the canonical form of time-window state ({@link SliceStoreForm}), which
+ * {@link SlicingWindowOperator} on any backend restores, and is restored from it.
  */
 final class SliceStore implements GroupedState {
     final Stripes slices;
     final Stripes firings;
     private final String name;
+    /** When the windows fire and are cleaned up; null when the store has no savepoint form. */
+    private final SliceTiming timing;
     /** How slice accumulators are packed; null when they are objects. */
     private final Packing packing;
     private final int firstGroup;
@@ -46,6 +52,15 @@ final class SliceStore implements GroupedState {
 
     /** {@link #SliceStore(String, int, int)} whose slice accumulators are packed by {@code packing} (null: objects). */
     SliceStore(String name, int firstGroup, int groups, Packing packing) {
+        this(name, firstGroup, groups, packing, null);
+    }
+
+    /**
+     * {@link #SliceStore(String, int, int, Packing)} of windows with this {@code timing}, which gives the store its
+     * canonical savepoint form ({@link SliceStoreForm}); null: the store has none.
+     */
+    SliceStore(String name, int firstGroup, int groups, Packing packing, SliceTiming timing) {
+        this.timing = timing;
         this.name = name;
         this.firstGroup = firstGroup;
         this.packing = packing;
@@ -63,6 +78,21 @@ final class SliceStore implements GroupedState {
     /** Whether a window with this max timestamp fired for key group index {@code group} before a restore. */
     boolean firedBeforeRestore(int group, long maxTimestamp) {
         return restored && maxTimestamp <= restoredFiredUpTo[group];
+    }
+
+    @Override
+    public LogicalForm logicalForm() {
+        return timing == null ? null : SliceStoreForm.of(timing);
+    }
+
+    @Override
+    public void restoreLogical(int keyGroup, LogicalGroup group, String context) {
+        int g = keyGroup - firstGroup;
+        long done = SliceStoreForm.restore(timing, group, this, g, context);
+        if (done != Long.MIN_VALUE) {
+            restoredFiredUpTo[g] = Math.max(restoredFiredUpTo[g], done);
+            restored = true;
+        }
     }
 
     @Override
@@ -135,6 +165,13 @@ final class SliceStore implements GroupedState {
                 }
             }
             SliceStore.write(out, keys, values, windowIds, row(windowTables, group), null);
+        }
+
+        @Override
+        public LogicalGroup writeLogical(int keyGroup) {
+            int group = keyGroup - firstGroup;
+            return SliceStoreForm.write(timing, sliceIds, row(sliceTables, group), windowIds, row(windowTables, group),
+                    fired[group], packing);
         }
 
         @Override

@@ -68,7 +68,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         packing = spec.reducer() == null ? Packing.of(spec.aggregator()) : null;
         addScratch = packing == null ? null : packing.newInstance();
         partialScratch = packing == null ? null : packing.newInstance();
-        store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size(), packing);
+        store = new SliceStore(STATE_NAME, firstGroup, heap.keyGroupRange().size(), packing,
+                new SliceTiming(layout, lateness, eventTime));
         heap.registerGroupedState(STATE_NAME, store);
     }
 

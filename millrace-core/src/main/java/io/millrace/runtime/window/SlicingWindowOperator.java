@@ -23,6 +23,10 @@ import java.util.ArrayList;
 final class SlicingWindowOperator extends WindowOperatorBase implements Triggerable<SlicingWindowOperator.Timer> {
     /** The per-key value state of the slices. */
     static final String STATE_NAME = "window-slices";
+    /** The namespaced state of firings per window end (with allowed lateness only). */
+    static final String FIRINGS_NAME = "window-firings";
+    /** The timer service of firings and cleanups. */
+    static final String TIMERS_NAME = "window-timers";
 
     /** Timer namespaces; the timer's time identifies the window: {@code end - 1} or its cleanup time. */
     enum Timer {
@@ -52,8 +56,8 @@ final class SlicingWindowOperator extends WindowOperatorBase implements Triggera
     @Override
     void openState() {
         slices = backend.stateStore().getState(new ValueStateDescriptor<>(STATE_NAME));
-        firings = lateness > 0 ? backend.namespacedState("window-firings") : null;
-        timers = backend.timerService("window-timers", this);
+        firings = lateness > 0 ? backend.namespacedState(FIRINGS_NAME) : null;
+        timers = backend.timerService(TIMERS_NAME, this);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.millrace.runtime.window;
 
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.plan.LogicalPlan;
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.window.CountWindows;
@@ -9,10 +10,13 @@ import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.runtime.operator.SpecLowering;
 import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.runtime.state.heap.HeapStateBackendProvider;
 
 /**
  * Lowers a {@link WindowSpec} to its operator: time windows with their default trigger to the slicing fast
- * path (slice-major tables on the heap backend, see {@link TimeWindowOperator}), with any other trigger to the triggered slicing operator; sessions, global and count windows to
+ * path in the layout of the configured state backend (slice-major tables on the heap backend, a key's slices in
+ * one value elsewhere; see {@link TimeWindowOperator}), with any other trigger to the triggered slicing operator;
+ * sessions, global and count windows to
  * their own operators. With local aggregation ({@link LocalWindowAggregation}) also the pre-aggregating
  * {@link LocalWindowAggregator} and the time window that merges its partials.
  */
@@ -22,17 +26,25 @@ public final class WindowLowering implements SpecLowering {
         return spec instanceof WindowSpec || spec instanceof PartialWindowSpec || spec instanceof LocalWindowAggregateSpec;
     }
 
+    /** The operator for a job on the default (heap) state backend. */
     @Override
     public StreamOperator<?> create(OperatorSpec spec) {
+        return create(spec, new PipelineConfig());
+    }
+
+    /** The operator for a job on the state backend {@code config} names. */
+    @Override
+    public StreamOperator<?> create(OperatorSpec spec, PipelineConfig config) {
+        boolean sliceTables = HeapStateBackendProvider.NAME.equals(config.stateBackend());
         if (spec instanceof LocalWindowAggregateSpec local) {
             return new LocalWindowAggregator(local);
         }
         if (spec instanceof PartialWindowSpec partial) {
-            return new TimeWindowOperator(partial.window(), true);
+            return new TimeWindowOperator(partial.window(), true, sliceTables);
         }
         WindowSpec w = (WindowSpec) spec;
         if (w.assigner() instanceof TimeWindows) {
-            return w.usesDefaultTrigger() ? new TimeWindowOperator(w) : new TriggeredSlicingOperator(w);
+            return w.usesDefaultTrigger() ? new TimeWindowOperator(w, false, sliceTables) : new TriggeredSlicingOperator(w);
         }
         if (w.assigner() instanceof SessionWindows) {
             return new SessionWindowOperator(w);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

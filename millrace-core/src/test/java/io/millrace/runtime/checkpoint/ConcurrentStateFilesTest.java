@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
-import io.millrace.runtime.checkpoint.CheckpointStorage.StateFileWriter;
+import io.millrace.runtime.state.SnapshotFiles.StateFileWriter;
+import io.millrace.runtime.state.StateHandle;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

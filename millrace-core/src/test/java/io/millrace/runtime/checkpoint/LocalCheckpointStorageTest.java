@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.RandomAccessFile;

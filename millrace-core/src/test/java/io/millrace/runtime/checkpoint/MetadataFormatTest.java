@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

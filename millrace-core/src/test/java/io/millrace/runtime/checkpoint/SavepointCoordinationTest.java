@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.api.CheckpointConfig;
 import io.millrace.api.time.ManualClock;
+import io.millrace.runtime.state.StateHandle;
 import io.millrace.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -7,8 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.OperatorSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
-import io.millrace.runtime.checkpoint.NativeKeyedState.NativeFile;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.NativeKeyedState.NativeFile;
+import io.millrace.runtime.state.NativeKeyedState;
+import io.millrace.runtime.state.SnapshotFiles;
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -30,7 +33,7 @@ class SharedCheckpointFilesTest {
     static StateHandle writeShared(CheckpointStorage storage, long checkpointId, String name, int size) throws IOException {
         byte[] bytes = new byte[size];
         new Random(name.hashCode()).nextBytes(bytes);
-        try (CheckpointStorage.StateFileWriter writer = storage.createSharedFile(checkpointId, name)) {
+        try (SnapshotFiles.StateFileWriter writer = storage.createSharedFile(checkpointId, name)) {
             writer.stream().write(bytes);
             return writer.closeAndGetHandle();
         }

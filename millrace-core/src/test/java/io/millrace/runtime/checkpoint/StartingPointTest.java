@@ -5,6 +5,7 @@ import static io.millrace.runtime.checkpoint.StateFileTest.flipByte;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.runtime.state.StateHandle;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

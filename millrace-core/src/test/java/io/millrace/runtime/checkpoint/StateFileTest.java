@@ -3,7 +3,8 @@ package io.millrace.runtime.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.millrace.runtime.checkpoint.CheckpointStorage.StateFileWriter;
+import io.millrace.runtime.state.SnapshotFiles.StateFileWriter;
+import io.millrace.runtime.state.StateHandle;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

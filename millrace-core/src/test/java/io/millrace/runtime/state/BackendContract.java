@@ -22,6 +22,12 @@ public abstract class BackendContract {
         return b;
     }
 
+    /** {@code b}, made by the test itself, closed after the test like those of {@link #backend}. */
+    protected final KeyedStateBackend closedAfterTest(KeyedStateBackend b) {
+        created.add(b);
+        return b;
+    }
+
     @AfterEach
     public final void closeBackends() {
         for (KeyedStateBackend b : created) {

@@ -17,8 +17,8 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.Clock;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.serde.StateSchemaException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -45,7 +45,7 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
     /** Writes V1 readings into value, list and map states under two keys and snapshots them. */
     private Image writeV1() throws Exception {
         return withContextLoader(V1, () -> {
-            KeyedStateBackend b = backend(ALL, 128, clock);
+            KeyedStateBackend b = writingBackend(ALL, 128, clock);
             ValueState<Object> latest = b.stateStore().getState(new ValueStateDescriptor<>("latest"));
             ListState<Object> history = b.stateStore().getListState(new ListStateDescriptor<>("history"));
             MapState<String, Object> byShift = b.stateStore().getMapState(new MapStateDescriptor<>("byShift"));
@@ -61,8 +61,18 @@ public abstract class SchemaEvolutionContractTest extends BackendContract {
         });
     }
 
-    private static Image snapshot(KeyedStateBackend backend) throws Exception {
-        KeyedStateSnapshot snapshot = backend.snapshot(1);
+    /** The backend the V1 state is written on and snapshotted; the default: the backend under test. */
+    protected KeyedStateBackend writingBackend(KeyGroupRange range, int maxParallelism, Clock clock) {
+        return backend(range, maxParallelism, clock);
+    }
+
+    /** Whether the snapshots are savepoints (the canonical format every backend restores); the default: checkpoints. */
+    protected boolean savepoints() {
+        return false;
+    }
+
+    private Image snapshot(KeyedStateBackend backend) throws Exception {
+        KeyedStateSnapshot snapshot = savepoints() ? backend.snapshot(1, true) : backend.snapshot(1);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         long[] offsets = new long[ALL.size()];

@@ -1,6 +1,5 @@
 package io.millrace.runtime.state;
 
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.millrace.runtime.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.millrace.api.PipelineConfig;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.window.CountWindows;
@@ -35,6 +36,11 @@ public abstract class WindowSnapshotContractTest {
      */
     protected abstract HarnessSetup<OneInputOperatorHarness<Ev, Object>> harness(Supplier<OneInputOperator<Ev, Object>> operator);
 
+    /** The configuration the windows are lowered for: its state backend chooses their layout. The default: heap. */
+    protected PipelineConfig loweredFor() {
+        return new PipelineConfig();
+    }
+
     /** Key groups of the harnesses (few make a harness that restores after every input fast). */
     protected abstract int maxParallelism();
 
@@ -60,7 +66,7 @@ public abstract class WindowSnapshotContractTest {
     @SuppressWarnings("unchecked")
     private OneInputOperatorHarness<Ev, Object> open(WindowSpec spec, int subtask, int parallelism,
             List<SnapshotImage> restoreFrom) throws Exception {
-        OneInputOperatorHarness<Ev, Object> h = harness(() -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec))
+        OneInputOperatorHarness<Ev, Object> h = harness(() -> (OneInputOperator<Ev, Object>) new WindowLowering().create(spec, loweredFor()))
                 .keyedBy((Ev r) -> r.key())
                 .subtask(subtask, parallelism)
                 .maxParallelism(maxParallelism())

@@ -4,6 +4,9 @@ import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeDictionary;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * State that an operator keeps on the heap in a layout of its own (for example window slices: per slice, per
@@ -37,6 +40,41 @@ public interface GroupedState {
     /** Number of stored entries, for tests and metrics. */
     long entryCount();
 
+    /**
+     * The state's canonical form in savepoints ({@link io.millrace.runtime.state.LogicalSection}): the
+     * keyed states and timer services it is written as, which any backend restores, so that an operator keeping
+     * the same logical state in ordinary keyed state on another backend restores it. Null (the default) when it
+     * has none: a savepoint of it then fails naming the state.
+     */
+    default LogicalForm logicalForm() {
+        return null;
+    }
+
+    /**
+     * Task thread, when the state is registered or a key group restored after that: takes the canonical form of
+     * one owned key group, read from a savepoint (of any backend). {@code context} names the state and operator
+     * for errors. Only called when {@link #logicalForm} is not null.
+     */
+    default void restoreLogical(int keyGroup, LogicalGroup group, String context) {
+        throw new UnsupportedOperationException(context + " has no canonical form");
+    }
+
+    /**
+     * The keyed states (name to kind: {@code value} or {@code namespaced}, in the order written) and timer
+     * services a grouped state is written as in savepoints. The first state is the one registered by name.
+     */
+    record LogicalForm(LinkedHashMap<String, String> states, List<String> timerServices) {}
+
+    /**
+     * One key group of a canonical form: per state, key to value (a namespaced state's value is a map from
+     * namespace to value); per timer service, its timers.
+     */
+    record LogicalGroup(Map<String, Map<Object, Object>> states,
+            Map<String, List<LogicalTimer>> timers) {}
+
+    /** A timer of a canonical form. */
+    record LogicalTimer(Object key, Object namespace, long timestamp, boolean eventTime) {}
+
     /** One checkpoint's view of the state. */
     interface Capture {
         /**
@@ -55,6 +93,15 @@ public interface GroupedState {
          */
         default Capture copyGroup(int keyGroup) {
             return null;
+        }
+
+        /**
+         * Any thread, once per group, like {@link #write}: key group {@code keyGroup} in the canonical form of
+         * {@link GroupedState#logicalForm}, as decoded objects that the backend then encodes. Only called when that
+         * form is not null.
+         */
+        default LogicalGroup writeLogical(int keyGroup) {
+            throw new UnsupportedOperationException("no canonical form");
         }
     }
 }

@@ -3,11 +3,11 @@ package io.millrace.runtime.state.heap;
 import io.millrace.api.state.KeyedStateStore;
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.heap.KeyGroupSection.RestoredTimer;
@@ -283,13 +283,15 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     }
 
     private void adoptGrouped(String name, GroupedState state) {
+        GroupedState.LogicalForm form = state.logicalForm();
         RestoredState restored = restoredStates.get(name);
-        if (restored == null) {
+        if (restored == null || !restored.kind.equals(KeyGroupSection.GROUPED)) {
+            if (form != null && LogicalGroupedState.restored(form, restoredStates, restoredTimers)) {
+                LogicalGroupedState.adopt(name, state, form, restoredStates, restoredTimers, range, operatorName);
+            } else if (restored != null) {
+                throw RestoredState.kindMismatch(operatorName, name, KeyGroupSection.GROUPED, restored.kind);
+            }
             return;
-        }
-        if (!restored.kind.equals(KeyGroupSection.GROUPED)) {
-            throw new IllegalStateException("state '" + name + "' was checkpointed as " + restored.kind
-                    + " state but is now registered as " + KeyGroupSection.GROUPED + " state");
         }
         restoredStates.remove(name);
         String context = "state '" + name + "'" + (operatorName != null ? " of operator '" + operatorName + "'" : "");
@@ -378,6 +380,21 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
      */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId) {
+        return snapshot(false);
+    }
+
+    /**
+     * A checkpoint as {@link #snapshot(long)}; a savepoint writes the same sections but with grouped states in their
+     * canonical form (see {@link GroupedState#logicalForm}), captured on this thread at once, so that operators'
+     * functions (which make accumulators) run on the task thread only. Fails naming the state when a grouped state
+     * has no canonical form.
+     */
+    @Override
+    public KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) {
+        return snapshot(savepoint);
+    }
+
+    private KeyedStateSnapshot snapshot(boolean savepoint) {
         settlePendingSnapshot();
         List<StateRef> refs = new ArrayList<>(states.size());
         for (Map.Entry<String, Registered> e : states.entrySet()) {
@@ -385,12 +402,19 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         }
         List<KeyGroupSection.GroupedRef> grouped = new ArrayList<>(groupedStates.size());
         for (Map.Entry<String, GroupedState> e : groupedStates.entrySet()) {
-            grouped.add(new KeyGroupSection.GroupedRef(e.getKey(), e.getValue().capture()));
+            GroupedState.LogicalForm form = e.getValue().logicalForm();
+            if (savepoint && form == null) {
+                throw new IllegalStateException("state '" + e.getKey() + "'" + (operatorName != null ? " of operator '"
+                        + operatorName + "'" : "") + " is kept in a layout of its own that has no savepoint form");
+            }
+            grouped.add(new KeyGroupSection.GroupedRef(e.getKey(), e.getValue().capture(), form));
         }
         KeyGroupSection.Contents contents = new KeyGroupSection.Contents(refs, grouped, List.copyOf(timerServices),
-                List.copyOf(restoredStates.values()), Map.copyOf(restoredTimers));
+                List.copyOf(restoredStates.values()), Map.copyOf(restoredTimers), savepoint);
         HeapSnapshot snapshot = new HeapSnapshot(range, contents);
-        if (groupIndex >= 0) {
+        if (savepoint) {
+            snapshot.captureAll();
+        } else if (groupIndex >= 0) {
             snapshot.beforeChange(groupIndex);
         }
         pending = snapshot;

@@ -1,7 +1,7 @@
 package io.millrace.runtime.state.heap;
 
-import io.millrace.runtime.checkpoint.KeyedStateSnapshot;
 import io.millrace.runtime.state.KeyGroupRange;
+import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.serde.ByteWriter;
 import java.io.DataOutputStream;
 import java.io.IOException;

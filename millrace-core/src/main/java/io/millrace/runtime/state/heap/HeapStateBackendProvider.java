@@ -25,7 +25,8 @@ public final class HeapStateBackendProvider implements StateBackendProvider {
     @Override
     public KeyedStateBackendFactory factory(PipelineConfig config) {
         HeapValues values = values(config.stateBackendOptions());
-        return (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock, values);
+        return KeyedStateBackendFactory.named(NAME,
+                (operator, range, maxParallelism, clock) -> new HeapKeyedStateBackend(operator, range, maxParallelism, clock, values));
     }
 
     /** How the options ask values to be kept (auto when not given); fails naming an unknown heap option or a malformed value. */

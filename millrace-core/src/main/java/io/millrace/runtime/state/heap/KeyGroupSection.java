@@ -1,17 +1,17 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.runtime.state.LogicalSection;
+import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeTable;
 import io.millrace.runtime.state.serde.StateSerializer;
-import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.timer.HeapTimerService;
 import io.millrace.runtime.timer.Timer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.NotSerializableException;
-import java.io.StreamCorruptedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,38 +19,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One key group of a heap backend in a checkpoint: the unit that a restore, at any parallelism, reads.
- * Self-describing, and self-contained (it carries the schema dictionary of the records and enums in it):
- *
- * <pre>
- *   int magic, int keyGroup
- *   shape table ({@link ShapeTable#writeTo}): the writer's shape of every record and enum class in the section
- *   int n, n bytes of body:
- *     varint states; per state: string name, string kind, byte ttl, varint keys, per key:
- *       value, list, reducing, aggregating: key, value [, long expiry if ttl]
- *       map:                                key, varint n, n x (user key, user value [, long expiry if ttl])
- *       namespaced:                         key, varint n, n x (namespace, value)
- *       grouped:                            (keys = payloads, 0 or 1 per section) varint n, n bytes of a
- *                                           {@link GroupedState}'s payload
- *     varint timer services; per service: string name, varint timers, per timer:
- *       key, namespace, long timestamp, byte eventTime, long sequence (registration order)
- * </pre>
- *
- * Keys, map keys and namespaces go through a {@linkplain StateSerializer#forKeys key serializer}, values
- * through a {@linkplain StateSerializer#forValues value serializer} of their state, so values of an
- * evolved record or enum class are read into the class as it is now, and an incompatible change fails the
- * restore naming the state. A grouped state's payload is length-prefixed, so that a restore can carry it
- * unread (like any unclaimed state, together with the section's shapes) when nobody registers it; its
- * values use the section's shape table like every other state's.
+ * One key group of a heap backend in a checkpoint or savepoint, in the canonical {@link LogicalSection} format:
+ * the unit that a restore, at any parallelism and on any backend, reads. Captures the heap's tables for a
+ * snapshot (copy-on-write, see {@link HeapSnapshot}) and reads sections back, keeping each state's entries
+ * encoded until the state is registered. Values of an evolved record or enum class are read into the class as
+ * it is now, and an incompatible change fails the restore naming the state. In a checkpoint a grouped state's
+ * payload is length-prefixed, so that a restore can carry it unread (like any unclaimed state, together with
+ * the section's shapes) when nobody registers it; its values use the section's shape table like every other
+ * state's.
  */
 final class KeyGroupSection {
-    static final String MAP = "map";
-    static final String NAMESPACED = "namespaced";
-    static final String GROUPED = "grouped";
-    static final String LIST = "list";
-    /** "MRK2": the format with a schema dictionary per section. */
-    private static final int MAGIC = 0x4D524B32;
-    private static final int OLD_MAGIC = 0x4D524B47;
+    static final String MAP = LogicalSection.MAP;
+    static final String NAMESPACED = LogicalSection.NAMESPACED;
+    static final String GROUPED = LogicalSection.GROUPED;
+    static final String LIST = LogicalSection.LIST;
 
     private KeyGroupSection() {}
 
@@ -60,12 +42,37 @@ final class KeyGroupSection {
     /** A timer of a restored section, added when its service is created by name. */
     record RestoredTimer(Object key, int keyGroup, Object namespace, long timestamp, boolean eventTime, long sequence) {}
 
-    /** A registered grouped state as a snapshot sees it: the capture taken when the snapshot was. */
-    record GroupedRef(String name, GroupedState.Capture capture) {}
+    /**
+     * A registered grouped state as a snapshot sees it: the capture taken when the snapshot was, and its canonical
+     * form (null when it has none; a savepoint then fails).
+     */
+    record GroupedRef(String name, GroupedState.Capture capture, GroupedState.LogicalForm form) {}
 
-    /** What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. */
+    /**
+     * What a snapshot writes: the registered states and timer services, and restored ones not claimed yet. For a
+     * {@code savepoint}, grouped states are written in their canonical form ({@link LogicalGroupedState}).
+     */
     record Contents(List<StateRef> states, List<GroupedRef> grouped, List<HeapTimerService<?>> timerServices,
-            List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers) {}
+            List<RestoredState> unclaimedStates, Map<String, Map<Integer, List<RestoredTimer>>> unclaimedTimers,
+            boolean savepoint) {
+        /** Keyed states in a section: a grouped state's canonical form may have several. */
+        int sectionStates() {
+            int n = states.size() + unclaimedStates.size();
+            for (GroupedRef g : grouped) {
+                n += savepoint ? g.form().states().size() : 1;
+            }
+            return n;
+        }
+
+        /** Timer services in a section. */
+        int sectionTimerServices() {
+            int n = timerServices.size() + unclaimedTimers.size();
+            for (GroupedRef g : grouped) {
+                n += savepoint ? g.form().timerServices().size() : 0;
+            }
+            return n;
+        }
+    }
 
     /**
      * What a snapshot writes of {@code keyGroup}, taken so that the caller (the task thread) may change the
@@ -88,7 +95,7 @@ final class KeyGroupSection {
         buffer.reset();
         Captured c = new Captured(keyGroup, buffer);
         ByteWriter body = c.body;
-        body.writeVarInt(contents.states.size() + contents.grouped.size() + contents.unclaimedStates.size());
+        body.writeVarInt(contents.sectionStates());
         for (StateRef s : contents.states) {
             KeyTable table = s.table.group(keyGroup);
             boolean ttl = s.table.hasTtl();
@@ -107,10 +114,15 @@ final class KeyGroupSection {
                 writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
             }
         }
+        ByteWriter logicalTimers = contents.savepoint && !contents.grouped.isEmpty() ? new ByteWriter(256) : null;
         for (GroupedRef g : contents.grouped) {
+            if (contents.savepoint) {
+                LogicalGroupedState.write(keyGroup, g.name(), g.form(), g.capture(), c.shapes, body, logicalTimers);
+                continue;
+            }
             GroupedState.Capture copy = copyImmutable ? g.capture().copyGroup(keyGroup) : null;
             if (copy != null) {
-                c.defer((out, shapes) -> writeGrouped(out, shapes, keyGroup, new GroupedRef(g.name(), copy)));
+                c.defer((out, shapes) -> writeGrouped(out, shapes, keyGroup, new GroupedRef(g.name(), copy, g.form())));
             } else {
                 writeGrouped(body, c.shapes, keyGroup, g);
             }
@@ -123,7 +135,10 @@ final class KeyGroupSection {
                 body.write(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
             }
         }
-        body.writeVarInt(contents.timerServices.size() + contents.unclaimedTimers.size());
+        body.writeVarInt(contents.sectionTimerServices());
+        if (logicalTimers != null) {
+            body.write(logicalTimers.buffer(), 0, logicalTimers.size());
+        }
         for (HeapTimerService<?> service : contents.timerServices) {
             FrozenTimers timers = new FrozenTimers(service.name());
             service.forEachTimerInGroup(keyGroup, timers.eventTime::add, timers.processingTime::add);
@@ -207,11 +222,7 @@ final class KeyGroupSection {
                 }
                 all.write(body.buffer(), 0, body.size());
             }
-            out.writeInt(MAGIC);
-            out.writeInt(keyGroup);
-            shapes.writeTo(out);
-            out.writeInt(all.size());
-            out.write(all.buffer(), 0, all.size());
+            LogicalSection.write(out, keyGroup, shapes, all);
         }
     }
 
@@ -342,10 +353,7 @@ final class KeyGroupSection {
     }
 
     private static void writeStateHeader(ByteWriter out, String name, String kind, boolean ttl, int keys) {
-        out.writeString(name);
-        out.writeString(kind);
-        out.writeByte(ttl ? 1 : 0);
-        out.writeVarInt(keys);
+        LogicalSection.writeStateHeader(out, name, kind, ttl, keys);
     }
 
     private static void writeTimer(ByteWriter out, Codec codec, String service, Object key,
@@ -357,9 +365,7 @@ final class KeyGroupSection {
             throw new NotSerializableException("timer service '" + service + "' holds a timer of key " + key
                     + " and namespace " + namespace + " that cannot be checkpointed: " + x.getMessage());
         }
-        out.writeLong(timestamp);
-        out.writeByte(eventTime ? 1 : 0);
-        out.writeLong(sequence);
+        LogicalSection.writeTimerTail(out, timestamp, eventTime, sequence);
     }
 
     private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
@@ -408,18 +414,7 @@ final class KeyGroupSection {
      */
     static void read(DataInputStream in, int keyGroup, String operator, Map<String, RestoredState> states,
             Map<String, Map<Integer, List<RestoredTimer>>> timers) throws IOException {
-        int magic = in.readInt();
-        if (magic == OLD_MAGIC) {
-            throw new StreamCorruptedException("the section of key group " + keyGroup + " was written by an older Millrace"
-                    + " whose state format had no schema dictionary; it cannot be restored (start the job without it)");
-        }
-        if (magic != MAGIC) {
-            throw new StreamCorruptedException("no key group section at the offset of key group " + keyGroup);
-        }
-        int written = in.readInt();
-        if (written != keyGroup) {
-            throw new StreamCorruptedException("expected the section of key group " + keyGroup + ", found key group " + written);
-        }
+        LogicalSection.readHeader(in, keyGroup, operator);
         ShapeTable shapes = new ShapeTable();
         shapes.readFrom(in);
         byte[] bytes = new byte[in.readInt()];

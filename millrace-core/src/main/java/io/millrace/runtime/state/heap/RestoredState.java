@@ -57,8 +57,7 @@ final class RestoredState {
      */
     void adoptInto(StateTable table, String registeredKind, long now, String operator) {
         if (!kind.equals(registeredKind)) {
-            throw new IllegalStateException("state '" + name + "' was checkpointed as " + kind
-                    + " state but is now registered as " + registeredKind + " state");
+            throw kindMismatch(operator, name, registeredKind, kind);
         }
         long freshExpiry = table.hasTtl() ? now + table.ttlMillis : Long.MAX_VALUE;
         for (Map.Entry<Integer, List<Chunk>> group : byGroup.entrySet()) {
@@ -91,6 +90,16 @@ final class RestoredState {
             converted.put(me.getKey(), tableTtl ? new Stamped(me.getValue(), freshExpiry) : ((Stamped) me.getValue()).value);
         }
         return converted;
+    }
+
+    /**
+     * The failure of a restore whose state {@code name} of {@code operator} (null when unknown) was snapshotted as
+     * {@code found} and is registered as {@code expected}.
+     */
+    static IllegalStateException kindMismatch(String operator, String name, String expected, String found) {
+        return new IllegalStateException((operator == null ? "" : "operator '" + operator + "', ") + "state '" + name
+                + "': the job registers it as " + expected + " state, but the checkpoint or savepoint holds " + found
+                + " state under that name; register it as before, or give the new state another name");
     }
 
     private static String describe(String kind, boolean ttl) {

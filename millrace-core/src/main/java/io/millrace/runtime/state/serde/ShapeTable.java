@@ -33,6 +33,11 @@ public final class ShapeTable implements ShapeDictionary {
         }
     }
 
+    /** Every shape held, in the order first written. */
+    public java.util.Collection<StoredShape> shapes() {
+        return java.util.Collections.unmodifiableCollection(shapes.values());
+    }
+
     /** Number of shapes held. */
     public int size() {
         return shapes.size();

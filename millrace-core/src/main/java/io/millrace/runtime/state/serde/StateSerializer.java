@@ -239,6 +239,24 @@ public final class StateSerializer {
         out.writeVarInt(size);
     }
 
+    /**
+     * Whether the value encoded at {@code bytes[at]} is a JDK list as {@link #writeListStart} starts one, whose
+     * elements then follow {@link #readListSize}: so that a caller can copy a list's elements as bytes, without
+     * decoding them into the classes as they are now.
+     */
+    public static boolean isList(byte[] bytes, int at) {
+        return at < bytes.length && (bytes[at] & 0xFF) == JdkCollections.LIST;
+    }
+
+    /** Reads the start of a list that {@link #isList} recognized; returns its number of elements. */
+    public int readListSize(ByteReader in) {
+        int tag = in.readUnsignedByte();
+        if (tag != JdkCollections.LIST) {
+            throw new IllegalArgumentException("not the start of a list: tag " + tag);
+        }
+        return in.readVarInt();
+    }
+
     /** Reads one value written by {@link #write} (in either mode). */
     public Object read(ByteReader in) {
         int tag = in.readUnsignedByte();

@@ -1,4 +1,4 @@
-package io.millrace.runtime.checkpoint;
+package io.millrace.runtime.state;
 
 /**
  * One file of state written for a checkpoint: its path relative to the checkpoint storage root (absolute

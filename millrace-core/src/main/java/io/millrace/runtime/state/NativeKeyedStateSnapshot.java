@@ -1,4 +1,4 @@
-package io.millrace.runtime.checkpoint;
+package io.millrace.runtime.state;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -12,11 +12,11 @@ import java.io.IOException;
 public interface NativeKeyedStateSnapshot extends KeyedStateSnapshot {
     /**
      * Writes the files of the snapshot to checkpoint {@code checkpointId}: new shared files through
-     * {@link CheckpointStorage#createSharedFile}, earlier ones claimed again through
-     * {@link CheckpointStorage#reuseSharedFile}, private files through {@link CheckpointStorage#createStateFile}
+     * {@link SnapshotFiles#createSharedFile}, earlier ones claimed again through
+     * {@link SnapshotFiles#reuseSharedFile}, private files through {@link SnapshotFiles#createStateFile}
      * with names that start with {@code namePrefix}.
      */
-    Upload upload(CheckpointStorage storage, long checkpointId, String namePrefix) throws IOException;
+    Upload upload(SnapshotFiles storage, long checkpointId, String namePrefix) throws IOException;
 
     /** Native snapshots are not written as key-group sections: always fails. */
     @Override

@@ -1,6 +1,5 @@
-package io.millrace.runtime.checkpoint;
+package io.millrace.runtime.state;
 
-import io.millrace.runtime.state.KeyGroupRange;
 import java.util.List;
 
 /**

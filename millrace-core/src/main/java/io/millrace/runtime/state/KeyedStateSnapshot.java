@@ -1,4 +1,4 @@
-package io.millrace.runtime.checkpoint;
+package io.millrace.runtime.state;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
