@@ -7,7 +7,7 @@ import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.TimerService;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.timer.VoidNamespace;
+import io.millrace.runtime.state.serde.VoidNamespace;
 
 /**
  * Runs a {@link CoProcessFunction}. Keyed when the context has a key selector for input 0: each record

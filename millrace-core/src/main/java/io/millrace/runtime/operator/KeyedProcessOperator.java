@@ -8,7 +8,7 @@ import io.millrace.api.time.TimeDomain;
 import io.millrace.api.time.TimerService;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.timer.VoidNamespace;
+import io.millrace.runtime.state.serde.VoidNamespace;
 
 /**
  * Runs a {@link KeyedProcessFunction}: sets each record's key on the keyed state backend, then calls

@@ -2,7 +2,7 @@ package io.millrace.runtime.operator;
 
 import io.millrace.api.time.TimerService;
 import io.millrace.runtime.state.InternalTimerService;
-import io.millrace.runtime.timer.VoidNamespace;
+import io.millrace.runtime.state.serde.VoidNamespace;
 
 /** The user-facing {@link TimerService} of a process function: internal timers in the VOID namespace. */
 final class VoidTimerService implements TimerService {

@@ -1,6 +1,5 @@
 package io.millrace.runtime.state.serde;
 
-import io.millrace.runtime.timer.VoidNamespace;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

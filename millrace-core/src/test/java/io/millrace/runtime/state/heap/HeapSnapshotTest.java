@@ -16,7 +16,7 @@ import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.timer.VoidNamespace;
+import io.millrace.runtime.state.serde.VoidNamespace;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.NotSerializableException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.millrace.api.window.GlobalWindow;
 import io.millrace.api.window.TimeWindow;
-import io.millrace.runtime.timer.VoidNamespace;
+import io.millrace.runtime.state.serde.VoidNamespace;
 import java.math.BigDecimal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.millrace.runtime.timer;
+package io.millrace.runtime.state.serde;
 
 /** The single namespace of operators without windows (process functions). Equal only to itself, stable hash. */
 public final class VoidNamespace {
