@@ -17,7 +17,7 @@ final class KeyTypes {
     static void check(KeySelector<?, ?> selector) {
         Class<?> type = declaredKeyType(selector);
         if (type != null) {
-            KeyHash.checkKeyType(type, "the key selector " + selector.getClass().getName());
+            KeyHash.checkKeyType(type, "the key selector given to keyBy");
         }
     }
 
