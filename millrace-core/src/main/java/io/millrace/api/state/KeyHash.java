@@ -119,7 +119,8 @@ public final class KeyHash {
         }
         return (ownHash ? "it overrides hashCode but not equals" : ownEquals ? "it overrides equals but not hashCode"
                 : "it keeps Object's equals and hashCode, so equal keys hash differently in each JVM (by identity)")
-                + "; use a record, a String or a number, or give " + c.getSimpleName() + " equals and hashCode over its values";
+                + "; use a record, a String or a number, or give " + (c.getSimpleName().isEmpty() ? c.getName() : c.getSimpleName())
+                + " equals and hashCode over its values";
     }
 
     /** As {@link #refusal}, for a declared type whose values may be of subclasses: only what no subclass can fix. */

@@ -33,8 +33,11 @@ final class RowEncoding {
 
     private RowType writtenType;
     private byte[] writtenTypeBytes;
+    private boolean writtenHasNullable;
     private RowType readType;
     private byte[] readTypeBytes;
+    /** Null bits of the row being read, one per field of {@link #readType}; null if it has no nullable field. */
+    private boolean[] readNulls;
     private RowBuilder builder;
 
     void write(Row row, boolean canonical, ByteWriter out) {
@@ -46,7 +49,7 @@ final class RowEncoding {
         out.write(typeBytes);
         out.writeByte(canonical ? RowKind.INSERT.code() : row.kind().code());
         int n = type.size();
-        if (hasNullable(type)) {
+        if (writtenHasNullable) {
             for (int b = 0; b < n; b += 8) {
                 int bits = 0;
                 for (int i = b; i < Math.min(n, b + 8); i++) {
@@ -74,7 +77,7 @@ final class RowEncoding {
     Row read(ByteReader in) {
         RowType type = readHeader(in);
         RowKind kind = RowKind.ofCode(in.readUnsignedByte());
-        boolean[] isNull = readNulls(type, in);
+        boolean[] isNull = readNulls(in);
         RowBuilder b = builder;
         for (int i = 0; i < type.size(); i++) {
             if (isNull != null && isNull[i]) {
@@ -97,7 +100,7 @@ final class RowEncoding {
     void skip(ByteReader in) {
         RowType type = readHeader(in);
         in.skip(1);
-        boolean[] isNull = readNulls(type, in);
+        boolean[] isNull = readNulls(in);
         for (int i = 0; i < type.size(); i++) {
             if (isNull != null && isNull[i]) {
                 continue;
@@ -122,19 +125,21 @@ final class RowEncoding {
         if (readType == null || !Arrays.equals(typeBytes, readTypeBytes)) {
             readType = decodeType(typeBytes);
             readTypeBytes = typeBytes;
+            readNulls = hasNullable(readType) ? new boolean[readType.size()] : null;
             builder = Row.builder(readType);
         }
         return readType;
     }
 
-    private static boolean[] readNulls(RowType type, ByteReader in) {
-        if (!hasNullable(type)) {
+    /** Reads the null bits of a row of {@link #readType} into {@link #readNulls}, reused from row to row. */
+    private boolean[] readNulls(ByteReader in) {
+        boolean[] isNull = readNulls;
+        if (isNull == null) {
             return null;
         }
-        boolean[] isNull = new boolean[type.size()];
-        for (int b = 0; b < type.size(); b += 8) {
+        for (int b = 0; b < isNull.length; b += 8) {
             int bits = in.readUnsignedByte();
-            for (int i = b; i < Math.min(type.size(), b + 8); i++) {
+            for (int i = b; i < Math.min(isNull.length, b + 8); i++) {
                 isNull[i] = (bits & (1 << (i - b))) != 0;
             }
         }
@@ -160,6 +165,7 @@ final class RowEncoding {
                 w.writeByte(type.isNullable(i) ? 1 : 0);
             }
             writtenTypeBytes = w.toByteArray();
+            writtenHasNullable = hasNullable(type);
         }
         writtenType = type;
         return writtenTypeBytes;
