@@ -80,7 +80,11 @@ public class DataStream<T> {
         return transform(new Specs.TimestampsSpec<>(strategy));
     }
 
-    /** Partitions by key: records with equal keys go to the same subtask, which holds their state. */
+    /**
+     * Partitions by key: records with equal keys go to the same subtask, which holds their state. The key's group
+     * comes from its {@link io.millrace.api.state.KeyHash}; a key type that cannot have one (an array, a class
+     * without its own equals and hashCode) is refused here when the selector declares it, else at its first key.
+     */
     public <K> KeyedStream<K, T> keyBy(KeySelector<T, K> key) {
         return new KeyedStream<>(pipeline, producers, Objects.requireNonNull(key, "key"));
     }

@@ -21,6 +21,7 @@ public class KeyedStream<K, T> extends DataStream<T> {
 
     KeyedStream(Pipeline pipeline, List<Producer> producers, KeySelector<T, K> key) {
         super(pipeline, producers, Partitioning.HASH, key);
+        KeyTypes.check(key);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,8 +1,10 @@
 package io.millrace.runtime.state;
 
+import io.millrace.api.state.KeyHash;
+
 /**
- * Maps keys to key groups and key groups to subtasks. A key's group depends only on its hashCode and
- * maxParallelism, never on the parallelism, so state can be redistributed when the parallelism
+ * Maps keys to key groups and key groups to subtasks. A key's group depends only on its {@link KeyHash} (the
+ * same in every JVM) and maxParallelism, never on the parallelism, so state can be redistributed when the parallelism
  * changes; a subtask owns a contiguous range of groups.
  */
 public final class KeyGroups {
@@ -12,7 +14,7 @@ public final class KeyGroups {
         if (key == null) {
             throw new NullPointerException("a record's key must not be null");
         }
-        int mixed = mix(key.hashCode());
+        int mixed = mix(KeyHash.of(key));
         // the same as floorMod for a power of two (the default maximum parallelism), without a division
         return (maxParallelism & (maxParallelism - 1)) == 0 ? mixed & (maxParallelism - 1) : Math.floorMod(mixed, maxParallelism);
     }

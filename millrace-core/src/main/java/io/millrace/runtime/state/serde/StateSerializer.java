@@ -1,5 +1,6 @@
 package io.millrace.runtime.state.serde;
 
+import io.millrace.api.row.Row;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +20,8 @@ import java.util.Map;
  * {@code ArrayDeque}, {@code HashSet}, {@code LinkedHashSet}, {@code TreeSet}, {@code HashMap},
  * {@code LinkedHashMap}, {@code TreeMap} (natural order) and the JDK's immutable collections (their
  * class survives; other JDK list, set and map wrappers come back as ArrayList, HashSet, HashMap), and
- * plain classes with a no-argument constructor, field by field like records ({@link PlainClass}). Any
+ * plain classes with a no-argument constructor, field by field like records ({@link PlainClass}), and
+ * {@link Row}s with their row type ({@link RowEncoding}). Any
  * other {@link Serializable} value goes through Java serialization, and evolves by its rules
  * ({@code serialVersionUID}); anything else is refused with {@link IllegalArgumentException}.
  *
@@ -69,6 +71,7 @@ public final class StateSerializer {
     private final ClassLoader loader;
     private final String context;
     private final JdkCollections collections;
+    private final RowEncoding rows = new RowEncoding();
     /** Readers of the shapes met while reading, and ids already reported to the dictionary, by id. */
     private final IntMap<ShapeReader> readers = new IntMap<>();
     private final IntMap<Boolean> reported = new IntMap<>();
@@ -219,6 +222,8 @@ public final class StateSerializer {
             for (Object item : items) {
                 write(item, out);
             }
+        } else if (c == Row.class) {
+            rows.write((Row) value, canonical, out);
         } else if (collections.write(value, c, out)) {
             return;
         } else if (PlainClass.is(c)) {
@@ -278,6 +283,7 @@ public final class StateSerializer {
             }
             case ENUM_NAME: return enumByName(in.readString(), in.readString());
             case VOID_NAMESPACE: return VoidNamespace.INSTANCE;
+            case RowEncoding.TAG: return rows.read(in);
             case JAVA: return readJava(in.readBytes(in.readVarInt()));
             case OBJECTS: {
                 Object[] items = (Object[]) Array.newInstance(load(in.readString()), in.readVarInt());
@@ -309,6 +315,7 @@ public final class StateSerializer {
             case DOUBLE -> in.skip(8);
             case STRING, JAVA -> in.skip(in.readVarInt());
             case RECORD -> shapeReader(in.readInt()).skipRecord(in, this);
+            case RowEncoding.TAG -> rows.skip(in);
             case ENUM -> {
                 in.skip(4);
                 in.readVarInt();

@@ -1,0 +1,240 @@
+package io.millrace.api.row;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A record of named, typed fields described by a {@link RowType}, with the {@link RowKind} it has in a changelog.
+ * Immutable: build one with {@link #of} or {@link #builder}; {@link #withKind} gives the same fields with another
+ * kind, sharing them.
+ *
+ * <p><b>Access.</b> Fields are read by position ({@code getDouble(1)}) without boxing: numbers, booleans and
+ * timestamps are stored in a {@code long[]}, strings in an {@code Object[]}. Reading a field with the getter of
+ * another type fails naming the field and its type; reading a null field with a primitive getter fails too (check
+ * {@link #isNullAt} first). By-name getters look the name up in the row type: on a per-record path, look the
+ * position up once with {@link RowType#index} instead.
+ *
+ * <p><b>Equality and hash.</b> Two rows are equal when their row types are equal and their fields hold equal
+ * values; the {@link RowKind} is <em>not</em> part of equality, so a retraction ({@code -U}, {@code -D}) equals the
+ * row it retracts. Doubles and floats compare like {@link Double#equals} (NaN equals NaN, 0.0 differs from -0.0).
+ * {@link #hashCode()} is defined over the field values only and is the same in every JVM and every version: it is
+ * {@code java.util.List.hashCode()} of the fields' values boxed ({@code h = 31 * h + hash(value)} from 1, with 0
+ * for null, and each value's hash that of its boxed Java type). Rows are therefore valid keys ({@code keyBy}).
+ *
+ * <p>{@link #toString()} prints the kind and the values, like {@code +I[m03, 21.5]}; timestamps print as ISO-8601
+ * instants.
+ */
+public final class Row implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final RowType type;
+    private final RowKind kind;
+    /** Primitive fields by their slot; doubles and floats as their canonical bits ({@link Double#doubleToLongBits}); 0 when null. */
+    private final long[] numbers;
+    /** String fields by their slot. */
+    private final String[] strings;
+    /** A bit per field, set when null; null when no field is. */
+    private final long[] nulls;
+
+    Row(RowType type, RowKind kind, long[] numbers, String[] strings, long[] nulls) {
+        this.type = type;
+        this.kind = kind;
+        this.numbers = numbers;
+        this.strings = strings;
+        this.nulls = nulls;
+    }
+
+    /**
+     * An {@link RowKind#INSERT} row of {@code values}, one per field in order, each of its field type's
+     * {@link FieldType#javaType() Java type} or null. Fails naming the field when a value does not fit.
+     */
+    public static Row of(RowType type, Object... values) {
+        return ofKind(RowKind.INSERT, type, values);
+    }
+
+    /** A row of {@code kind} with {@code values}, as {@link #of}. */
+    public static Row ofKind(RowKind kind, RowType type, Object... values) {
+        Objects.requireNonNull(type, "type");
+        if (values.length != type.size()) {
+            throw new IllegalArgumentException(values.length + " values for the " + type.size() + " fields of " + type);
+        }
+        RowBuilder b = new RowBuilder(type);
+        for (int i = 0; i < values.length; i++) {
+            b.set(i, values[i]);
+        }
+        return b.build(kind);
+    }
+
+    /** A builder of rows of {@code type}, reusable: each {@code build} copies what was set. */
+    public static RowBuilder builder(RowType type) {
+        return new RowBuilder(Objects.requireNonNull(type, "type"));
+    }
+
+    public RowType type() {
+        return type;
+    }
+
+    public RowKind kind() {
+        return kind;
+    }
+
+    /** This row's fields with {@code kind}: this row if it has that kind already, else a new row sharing the fields. */
+    public Row withKind(RowKind kind) {
+        return kind == this.kind ? this : new Row(type, Objects.requireNonNull(kind, "kind"), numbers, strings, nulls);
+    }
+
+    /** The number of fields. */
+    public int size() {
+        return type.size();
+    }
+
+    public boolean isNullAt(int i) {
+        Objects.checkIndex(i, type.size());
+        return nulls != null && (nulls[i >>> 6] & (1L << i)) != 0;
+    }
+
+    public boolean getBoolean(int i) {
+        return number(i, FieldType.BOOLEAN) != 0;
+    }
+
+    public int getInt(int i) {
+        return (int) number(i, FieldType.INT);
+    }
+
+    /** A {@link FieldType#BIGINT} or {@link FieldType#TIMESTAMP} field. */
+    public long getLong(int i) {
+        FieldType t = type.type(i);
+        return number(i, t == FieldType.TIMESTAMP ? t : FieldType.BIGINT);
+    }
+
+    public float getFloat(int i) {
+        return Float.intBitsToFloat((int) number(i, FieldType.FLOAT));
+    }
+
+    public double getDouble(int i) {
+        return Double.longBitsToDouble(number(i, FieldType.DOUBLE));
+    }
+
+    /** A {@link FieldType#TIMESTAMP} field: milliseconds since the epoch. */
+    public long getTimestamp(int i) {
+        return number(i, FieldType.TIMESTAMP);
+    }
+
+    /** A {@link FieldType#STRING} field, null if it is null. */
+    public String getString(int i) {
+        checkType(i, FieldType.STRING);
+        return strings[type.slot(i)];
+    }
+
+    /** Field {@code i} boxed ({@link FieldType#javaType()}), or null. */
+    public Object getField(int i) {
+        if (isNullAt(i)) {
+            return null;
+        }
+        long v = type.type(i).isPrimitive() ? numbers[type.slot(i)] : 0;
+        return switch (type.type(i)) {
+            case BOOLEAN -> v != 0;
+            case INT -> (int) v;
+            case BIGINT, TIMESTAMP -> v;
+            case FLOAT -> Float.intBitsToFloat((int) v);
+            case DOUBLE -> Double.longBitsToDouble(v);
+            case STRING -> strings[type.slot(i)];
+        };
+    }
+
+    public boolean getBoolean(String name) {
+        return getBoolean(type.index(name));
+    }
+
+    public int getInt(String name) {
+        return getInt(type.index(name));
+    }
+
+    public long getLong(String name) {
+        return getLong(type.index(name));
+    }
+
+    public float getFloat(String name) {
+        return getFloat(type.index(name));
+    }
+
+    public double getDouble(String name) {
+        return getDouble(type.index(name));
+    }
+
+    public long getTimestamp(String name) {
+        return getTimestamp(type.index(name));
+    }
+
+    public String getString(String name) {
+        return getString(type.index(name));
+    }
+
+    public Object getField(String name) {
+        return getField(type.index(name));
+    }
+
+    private long number(int i, FieldType expected) {
+        checkType(i, expected);
+        if (nulls != null && (nulls[i >>> 6] & (1L << i)) != 0) {
+            throw new NullPointerException("field '" + type.name(i) + "' (" + i + ") of " + this + " is null: check isNullAt before reading it as "
+                    + expected);
+        }
+        return numbers[type.slot(i)];
+    }
+
+    private void checkType(int i, FieldType expected) {
+        FieldType actual = type.type(i);
+        if (actual != expected) {
+            throw new IllegalArgumentException("field '" + type.name(i) + "' (" + i + ") of " + type + " is " + actual + ", not " + expected
+                    + ": read it with the getter of its type");
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof Row r && type.equals(r.type) && Arrays.equals(numbers, r.numbers)
+                && Arrays.equals(strings, r.strings) && Arrays.equals(nulls, r.nulls);
+    }
+
+    /** The hash defined in the class comment: stable across JVMs and versions, independent of the kind. */
+    @Override
+    public int hashCode() {
+        int h = 1;
+        for (int i = 0; i < type.size(); i++) {
+            h = 31 * h + fieldHash(i);
+        }
+        return h;
+    }
+
+    private int fieldHash(int i) {
+        if (nulls != null && (nulls[i >>> 6] & (1L << i)) != 0) {
+            return 0;
+        }
+        FieldType t = type.type(i);
+        if (t == FieldType.STRING) {
+            return strings[type.slot(i)].hashCode();
+        }
+        long v = numbers[type.slot(i)];
+        return switch (t) {
+            case BOOLEAN -> Boolean.hashCode(v != 0);
+            case INT, FLOAT -> (int) v; // Integer.hashCode, and Float.hashCode of the canonical bits
+            default -> Long.hashCode(v); // Long.hashCode, and Double.hashCode of the canonical bits
+        };
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder(kind.shortString()).append('[');
+        for (int i = 0; i < type.size(); i++) {
+            if (i > 0) {
+                s.append(", ");
+            }
+            Object v = getField(i);
+            s.append(v != null && type.type(i) == FieldType.TIMESTAMP ? Instant.ofEpochMilli((Long) v) : v);
+        }
+        return s.append(']').toString();
+    }
+}
