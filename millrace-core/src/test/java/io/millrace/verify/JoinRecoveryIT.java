@@ -63,7 +63,7 @@ public class JoinRecoveryIT {
         GeneratorSource<Event> source = GeneratorSource.builder(i -> all.get((int) i))
                 .count(all.size())
                 .timestamps(i -> all.get((int) i).ts())
-                .ratePerSecond(8_000)
+                .ratePerSecond(2_500)
                 .build();
         return p.fromSource(source, WatermarkStrategy.boundedOutOfOrderness(Duration.ofMillis(input.bound)), name).uid(name).parallelism(2);
     }
@@ -111,7 +111,7 @@ public class JoinRecoveryIT {
             Path out = dir.resolve("round-" + round);
             int n = lefts.events.size();
             FAIL_AT.clear();
-            FAIL_AT.addAll(Set.of(n / 5, n * 9 / 20, n * 7 / 10));
+            FAIL_AT.addAll(Set.of(n / 10, n / 4, n * 2 / 5));   // all read by the left source's first subtask, one after the other
             assertThatThrownBy(() -> run(out, first, RestartStrategy.fixedDelay(2, Duration.ZERO), lefts, rights, shape, bounds[0], bounds[1]))
                     .as(where + ": the third failure ends the first run").isInstanceOf(Exception.class);
             assertThat(FAIL_AT).as(where + ": every injected failure happened").isEmpty();
