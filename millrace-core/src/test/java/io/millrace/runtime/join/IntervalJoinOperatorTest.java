@@ -8,6 +8,7 @@ import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessJoinFunction;
 import io.millrace.api.plan.IntervalJoinSpec;
 import io.millrace.testing.Emitted;
+import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.TwoInputOperatorHarness;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * after every input: pairs within the bounds in both arrival orders, result timestamps, cleanup by the watermark,
  * late rows, and a seeded comparison with a nested-loop join.
  */
-class IntervalJoinOperatorTest {
+public class IntervalJoinOperatorTest {
     static final OutputTag<Row> LEFT_LATE = new OutputTag<>("left-late");
     static final OutputTag<Row> RIGHT_LATE = new OutputTag<>("right-late");
 
@@ -38,10 +39,23 @@ class IntervalJoinOperatorTest {
         }
     }
 
-    private static TwoInputOperatorHarness<Row, Row, String> harness(long lower, long upper, boolean lateOutputs) throws Exception {
+    /**
+     * The state backend of this test's harnesses: adds it to {@code setup}. Nothing here (the harness's heap
+     * backend); millrace-rocksdb runs this test again on RocksDB by overriding it.
+     */
+    protected <H> HarnessSetup<H> onBackend(HarnessSetup<H> setup) {
+        return setup;
+    }
+
+    /** Rounds of the seeded comparison, and rows per round; each row is followed by a checkpoint and restore. */
+    protected int[] seededRoundsAndRows() {
+        return new int[] {12, 150};
+    }
+
+    private TwoInputOperatorHarness<Row, Row, String> harness(long lower, long upper, boolean lateOutputs) throws Exception {
         IntervalJoinSpec<Row, Row, String> spec = new IntervalJoinSpec<>(new Pairs(), lower, upper,
                 lateOutputs ? LEFT_LATE : null, lateOutputs ? RIGHT_LATE : null);
-        return TwoInputOperatorHarness.<Row, Row, String>of(() -> new IntervalJoinOperator<>(spec))
+        return onBackend(TwoInputOperatorHarness.<Row, Row, String>of(() -> new IntervalJoinOperator<>(spec)))
                 .keyedBy((Row r) -> r.key(), (Row r) -> r.key()).name("correlate").open();
     }
 
@@ -84,7 +98,7 @@ class IntervalJoinOperatorTest {
             assertThat(h.numEventTimeTimers()).as("L1 removed at 120; L2 and R2 (until 130) left").isEqualTo(2);
 
             h.endInput();
-            assertThat(h.backend().entryCount()).isZero();
+            assertThat(h.keyedBackend().entryCount()).isZero();
             assertThat(h.numEventTimeTimers()).isZero();
             assertThat(h.extractOutputValues()).containsExactly("L1+R1@100/100", "L1+R2@100/120", "L2+R2@111/120");
             assertThat(h.watermarks()).containsExactly(109L, 110L, 119L, 120L, Long.MAX_VALUE);
@@ -141,13 +155,15 @@ class IntervalJoinOperatorTest {
             h.processWatermark(240);
             h.processElement1(new Row("a", "L1"), 260);     // not late; its last match (210) is below the watermark
             assertThat(h.extractOutputValues()).containsExactly("L1+R1@260/200");
-            assertThat(h.backend().entryCount()).as("R1 kept until 300; L1 never buffered").isEqualTo(1);
+            assertThat(h.keyedBackend().entryCount()).as("R1 kept until 300; L1 never buffered").isEqualTo(1);
         }
     }
 
     @Test
     void seededRandomInput_withInterleavedWatermarks_equalsANestedLoopJoinOfTheRowsThatWereNotLate() throws Exception {
-        for (int round = 0; round < 12; round++) {
+        int rounds = seededRoundsAndRows()[0];
+        int rows = seededRoundsAndRows()[1];
+        for (int round = 0; round < rounds; round++) {
             long seed = 0x1A7E_0000L + round;
             Random random = new Random(seed);
             long lower = random.nextInt(60) - 40;
@@ -159,7 +175,7 @@ class IntervalJoinOperatorTest {
             try (var h = harness(lower, upper, true)) {
                 long watermark = Long.MIN_VALUE;
                 long progress = 1_000;
-                for (int i = 0; i < 150; i++) {
+                for (int i = 0; i < rows; i++) {
                     progress += random.nextInt(4);
                     long ts = progress - random.nextInt(40);
                     Row row = new Row("k" + random.nextInt(3), (random.nextBoolean() ? "L" : "R") + i);
@@ -182,10 +198,10 @@ class IntervalJoinOperatorTest {
                     }
                 }
                 h.endInput();
-                assertThat(h.backend().entryCount()).as("seed %d: state after the final watermark", seed).isZero();
+                assertThat(h.keyedBackend().entryCount()).as("seed %d: state after the final watermark", seed).isZero();
                 actual = h.extractOutputValues();
                 assertThat(h.sideOutputValues(LEFT_LATE).size() + h.sideOutputValues(RIGHT_LATE).size() + lefts.size() + rights.size())
-                        .as("seed %d: every row joined or late", seed).isEqualTo(150);
+                        .as("seed %d: every row joined or late", seed).isEqualTo(rows);
             }
             List<String> expected = new ArrayList<>();
             for (Object[] l : lefts) {
