@@ -1,8 +1,6 @@
 package io.millrace.rocksdb;
 
 import java.util.Arrays;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -12,7 +10,7 @@ import org.rocksdb.WriteBatch;
  * namespaced states (window contents). Reads are served from it (a miss reads RocksDB once and caches the value, or its
  * absence); writes and deletes only change the entry and mark it dirty. When the table is full, a CLOCK
  * sweep evicts a batch of the entries not used since its last pass, and the dirty ones among them reach
- * RocksDB in one {@link WriteBatch}. {@link #flush} writes every dirty entry back, keeping the entries: the
+ * RocksDB in one {@link WriteBatch} ({@link WriteBackBatch}). {@link #flush} writes every dirty entry back, keeping the entries: the
  * backend calls it before anything reads RocksDB past the cache (snapshots, native checkpoints,
  * whole-state scans, compaction), so those see every write.
  *
@@ -67,23 +65,9 @@ final class StateCache {
         int seen;
         /** The count of changes ({@link #markDirty}) when this entry last changed. */
         int changed;
-        /** Neighbours in the list of dirty entries ({@link #dirtyHead}); null while clean. */
+        /** Neighbours in the list of dirty entries ({@link DirtyEntries}); null while clean. */
         Entry dirtyPrevious;
         Entry dirtyNext;
-    }
-
-    /** Most rows a batch is sorted for: their index must fit the low 16 bits of {@link #sortKey}. */
-    private static final int MAX_SORTED = 1 << 16;
-
-    /** A row queued for the next write batch. */
-    private static final class Pending {
-        static final byte PUT = 0;
-        static final byte MERGE = 1;
-        static final byte DELETE = 2;
-        StateColumn column;
-        byte[] key;
-        byte[] row;
-        byte op;
     }
 
     private final RocksDbKeyedStateBackend backend;
@@ -92,13 +76,8 @@ final class StateCache {
     /** Dirty entries past which some are written back ahead of time, so that a snapshot's flush stays short. */
     private final int dirtyLimit;
     private final int cleanBatch;
-    private int dirtyCount;
-    /**
-     * The dirty entries, oldest first (an entry found still changing when its turn came goes to the back), so
-     * that writing some back ahead of time and flushing visit only dirty entries, not the whole cache.
-     */
-    private Entry dirtyHead;
-    private Entry dirtyTail;
+    /** The dirty entries, oldest first (an entry found still changing when its turn came goes to the back). */
+    private final DirtyEntries dirty = new DirtyEntries();
     /** Dirty entries at which the next write-back ahead of time starts (at least {@link #dirtyLimit}). */
     private int nextClean;
     /** Changes so far ({@link #markDirty} calls), the clock of {@link Entry#changed}. */
@@ -117,12 +96,8 @@ final class StateCache {
     private int size;
     private int hand;
     private int visits;
-    private final WriteBatch batch = new WriteBatch();
-    /** Rows written back since the last {@link #commit}, in {@code [0, pendingCount)}; the objects are reused. */
-    private Pending[] pending = new Pending[64];
-    /** Per queued row, the first six bytes of its key, then its index in {@link #pending}: sorted by {@link #commit}. */
-    private long[] order = new long[64];
-    private int pendingCount;
+    /** Rows written back and not yet in RocksDB: written by each eviction, flush and write-back ahead of time. */
+    private final WriteBackBatch writes;
     private long writeBacks;
 
     /** A cache of {@code capacity} entries (at least {@link #MIN_ENTRIES}) for {@code backend}. */
@@ -136,6 +111,7 @@ final class StateCache {
         this.dirtyLimit = Math.max(1, capacity / 8);
         this.cleanBatch = Math.max(1, Math.min(1024, dirtyLimit / 4));
         this.nextClean = dirtyLimit;
+        this.writes = new WriteBackBatch(backend);
     }
 
     /** The hash of a row of {@code column} whose row key hashes to {@code keyHash} ({@link #hashBytes}). */
@@ -164,7 +140,7 @@ final class StateCache {
 
     /** Dirty entries now; at most about an eighth of the capacity beyond the current key's. */
     int dirtyCount() {
-        return dirtyCount;
+        return dirty.count();
     }
 
     /**
@@ -178,8 +154,8 @@ final class StateCache {
             return;
         }
         e.dirty = true;
-        linkDirty(e);
-        if (++dirtyCount > nextClean) {
+        dirty.add(e);
+        if (dirty.count() > nextClean) {
             cleanSome();
         }
     }
@@ -188,35 +164,8 @@ final class StateCache {
     void markClean(Entry e) {
         if (e.dirty) {
             e.dirty = false;
-            unlinkDirty(e);
-            dirtyCount--;
+            dirty.remove(e);
         }
-    }
-
-    private void linkDirty(Entry e) {
-        e.dirtyPrevious = dirtyTail;
-        e.dirtyNext = null;
-        if (dirtyTail == null) {
-            dirtyHead = e;
-        } else {
-            dirtyTail.dirtyNext = e;
-        }
-        dirtyTail = e;
-    }
-
-    private void unlinkDirty(Entry e) {
-        if (e.dirtyPrevious == null) {
-            dirtyHead = e.dirtyNext;
-        } else {
-            e.dirtyPrevious.dirtyNext = e.dirtyNext;
-        }
-        if (e.dirtyNext == null) {
-            dirtyTail = e.dirtyPrevious;
-        } else {
-            e.dirtyNext.dirtyPrevious = e.dirtyPrevious;
-        }
-        e.dirtyPrevious = null;
-        e.dirtyNext = null;
     }
 
     /** The entry of the row {@code key[0, length)}, marked as used, or null when not cached. */
@@ -288,12 +237,12 @@ final class StateCache {
 
     /** Writes every dirty entry to RocksDB in one batch; the entries stay cached, clean. */
     void flush() {
-        for (Entry e = dirtyHead; e != null; ) {
+        for (Entry e = dirty.oldest(); e != null; ) {
             Entry next = e.dirtyNext;
             writeBack(e);
             e = next;
         }
-        commit();
+        writes.commit();
     }
 
     /** Flushes, then drops every entry (before rows are written into the columns past the cache). */
@@ -312,16 +261,14 @@ final class StateCache {
         freeCount = 0;
         size = 0;
         hand = 0;
-        dirtyCount = 0;
-        dirtyHead = null;
-        dirtyTail = null;
+        dirty.clear();
         nextClean = dirtyLimit;
     }
 
     /** Releases the write batch; the cache is not used afterwards. */
     void close() {
         clear();
-        batch.close();
+        writes.close();
     }
 
     private Entry insert(StateColumn column, byte[] key, int hash, Entry keep) {
@@ -395,7 +342,7 @@ final class StateCache {
             free[freeCount++] = index;
             evicted++;
         }
-        commit();
+        writes.commit();
     }
 
     /**
@@ -409,23 +356,22 @@ final class StateCache {
         byte[] current = backend.currentKeyBytes();
         int cleaned = 0;
         for (int pass = 0; pass < 2 && cleaned < cleanBatch; pass++) {
-            Entry e = dirtyHead;
-            for (int left = dirtyCount; e != null && left > 0 && cleaned < cleanBatch; left--) {
+            Entry e = dirty.oldest();
+            for (int left = dirty.count(); e != null && left > 0 && cleaned < cleanBatch; left--) {
                 Entry next = e.dirtyNext;
                 if (!ofKey(e, current)) {
                     if (pass == 1 || changes - e.changed > dirtyLimit) {
                         writeBack(e);
                         cleaned++;
                     } else if (next != null) {
-                        unlinkDirty(e);
-                        linkDirty(e);
+                        dirty.moveToBack(e);
                     }
                 }
                 e = next;
             }
         }
-        commit();
-        nextClean = Math.max(dirtyLimit, dirtyCount + cleanBatch);
+        writes.commit();
+        nextClean = Math.max(dirtyLimit, dirty.count() + cleanBatch);
     }
 
     /** Whether an entry belongs to the key whose bytes are {@code key} (by reference, see {@link Entry#key}). */
@@ -434,92 +380,24 @@ final class StateCache {
     }
 
     /**
-     * Queues an entry's row for the next {@link #commit}: a put of its value, a delete when it has none (skipped
-     * when RocksDB holds no row), or for {@link ListRows.Appends} a merge of the elements appended since (then
-     * cleared).
+     * Queues an entry's row for the next {@link WriteBackBatch#commit}: a put of its value, a delete when it has
+     * none (skipped when RocksDB holds no row), or for {@link ListRows.Appends} a merge of the elements appended
+     * since (then cleared).
      */
     private void writeBack(Entry e) {
         byte[] row = e.column.encodeRow(e.value, e.expiry);
         e.dirty = false;
-        unlinkDirty(e);
-        dirtyCount--;
+        dirty.remove(e);
         if (row == null && !e.stored) {
             return;
         }
-        byte op = row == null ? Pending.DELETE : e.value instanceof ListRows.Appends ? Pending.MERGE : Pending.PUT;
-        if (op == Pending.MERGE) {
+        boolean merge = row != null && e.value instanceof ListRows.Appends;
+        if (merge) {
             ((ListRows.Appends) e.value).elements.clear();
         }
-        if (pendingCount == pending.length) {
-            pending = Arrays.copyOf(pending, pendingCount * 2);
-            order = Arrays.copyOf(order, pendingCount * 2);
-        }
-        order[pendingCount] = sortKey(e.key, pendingCount);
-        Pending w = pending[pendingCount];
-        if (w == null) {
-            pending[pendingCount] = w = new Pending();
-        }
-        pendingCount++;
-        w.column = e.column;
-        w.key = e.key;
-        w.row = row;
-        w.op = op;
+        writes.add(e.column, e.key, row, merge);
         e.stored = row != null;
         writeBacks++;
-    }
-
-    /**
-     * Writes the queued rows in one batch, in the order of their keys' first bytes: a memtable is a skip list
-     * that remembers where its last insert went, so rows inserted in key order each start their search next to
-     * the previous one instead of from the top. The order only saves work; rows of different keys can go in any.
-     */
-    private void commit() {
-        int n = pendingCount;
-        if (n == 0) {
-            return;
-        }
-        boolean sorted = n <= MAX_SORTED;
-        if (sorted) {
-            Arrays.sort(order, 0, n);
-        }
-        try {
-            for (int i = 0; i < n; i++) {
-                Pending w = pending[sorted ? (int) order[i] & 0xFFFF : i];
-                batch(w);
-                w.column = null;
-                w.key = null;
-                w.row = null;
-            }
-        } finally {
-            pendingCount = 0;
-        }
-        backend.write(batch);
-        batch.clear();
-    }
-
-    /**
-     * {@code index} in the low 16 bits, above them the first six bytes of {@code key} (zeros past its end),
-     * sign bit flipped: sorting the longs orders by those bytes as unsigned, then by index.
-     */
-    static long sortKey(byte[] key, int index) {
-        long prefix = 0;
-        for (int i = 0; i < 6; i++) {
-            prefix = (prefix << 8) | (i < key.length ? key[i] & 0xFF : 0);
-        }
-        return ((prefix << 16) | (index & 0xFFFF)) ^ Long.MIN_VALUE;
-    }
-
-    private void batch(Pending w) {
-        try {
-            ColumnFamilyHandle handle = w.column.bytes().handle();
-            switch (w.op) {
-                case Pending.DELETE -> batch.delete(handle, w.key);
-                case Pending.MERGE -> batch.merge(handle, w.key, w.row);
-                default -> batch.put(handle, w.key, w.row);
-            }
-        } catch (RocksDBException ex) {
-            throw new StateStorageException("cannot batch a write of " + w.column.kind + " state '" + w.column.name + "'", ex);
-        }
     }
 
     /** Doubles the table and re-inserts every cached entry. */

@@ -318,11 +318,11 @@ class RocksDbStateCacheTest {
     @Test
     void writeBatchOrder_isByTheKeysFirstSixBytesUnsigned_thenByArrival() {
         long[] order = {
-            StateCache.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 9}, 0),
-            StateCache.sortKey(new byte[] {0x7F, (byte) 0xFF}, 1),
-            StateCache.sortKey(new byte[] {0x7F}, 2),
-            StateCache.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 1}, 3),
-            StateCache.sortKey(new byte[] {0, 0, 0, 0, 0, 1}, 65_535),
+            WriteBackBatch.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 9}, 0),
+            WriteBackBatch.sortKey(new byte[] {0x7F, (byte) 0xFF}, 1),
+            WriteBackBatch.sortKey(new byte[] {0x7F}, 2),
+            WriteBackBatch.sortKey(new byte[] {(byte) 0x80, 0, 0, 0, 0, 0, 1}, 3),
+            WriteBackBatch.sortKey(new byte[] {0, 0, 0, 0, 0, 1}, 65_535),
         };
         Arrays.sort(order);
         int[] indices = Arrays.stream(order).mapToInt(o -> (int) o & 0xFFFF).toArray();
