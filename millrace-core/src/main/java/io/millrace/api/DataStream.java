@@ -130,6 +130,18 @@ public class DataStream<T> {
         return new ConnectedStreams<>(this, other);
     }
 
+    /**
+     * Starts a window join with {@code other}: {@code join(other).where(keyOfThis).equalTo(keyOfOther).window(assigner)
+     * .apply(joinFunction)} pairs the rows of both streams with equal keys in the same window. See {@link WindowJoin}.
+     */
+    public <R> JoinedStreams<T, R> join(DataStream<R> other) {
+        Objects.requireNonNull(other, "other");
+        if (other.pipeline != pipeline) {
+            throw new IllegalArgumentException("cannot join streams of different pipelines");
+        }
+        return new JoinedStreams<>(this, other);
+    }
+
     /** Every record goes to every subtask of the next operator. */
     public DataStream<T> broadcast() {
         return new DataStream<>(pipeline, producers, Partitioning.BROADCAST, null);

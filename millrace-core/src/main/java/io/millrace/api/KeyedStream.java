@@ -39,6 +39,19 @@ public class KeyedStream<K, T> extends DataStream<T> {
         return process(new RunningReduce<>(reducer)).name("reduce");
     }
 
+    /**
+     * Starts an event-time interval join with {@code other}, keyed by keys of the same type:
+     * {@code intervalJoin(other).between(lower, upper).process(function)} pairs each row of this stream at {@code t}
+     * with the rows of {@code other} of the same key at {@code t + lower .. t + upper}. See {@link IntervalJoined}.
+     */
+    public <R> IntervalJoin<T, R, K> intervalJoin(KeyedStream<K, R> other) {
+        Objects.requireNonNull(other, "other");
+        if (other.pipeline != pipeline) {
+            throw new IllegalArgumentException("cannot join streams of different pipelines");
+        }
+        return new IntervalJoin<>(this, other);
+    }
+
     /** Cuts each key's records into windows, e.g. {@code window(Windows.tumbling(Duration.ofMinutes(1)))}. */
     public <W extends Window> WindowedStream<T, K, W> window(WindowAssigner<W> assigner) {
         return new WindowedStream<>(this, Objects.requireNonNull(assigner, "assigner"));

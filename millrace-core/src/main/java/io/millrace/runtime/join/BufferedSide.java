@@ -1,0 +1,102 @@
+package io.millrace.runtime.join;
+
+import io.millrace.runtime.state.InternalTimerService;
+import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.runtime.state.NamespacedState;
+import io.millrace.runtime.state.Triggerable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * One side of an interval join: the rows of the current key by event timestamp, in namespaced keyed state (the
+ * namespace is the timestamp, the value the rows at that timestamp in arrival order), and an event-time cleanup
+ * timer per (key, timestamp) that removes them once no row of the other side can match them any more. Being keyed
+ * state, the rows are snapshotted, restored at any parallelism and kept by either backend. Task thread only; the
+ * operator sets the current key before every call.
+ */
+final class BufferedSide<T> implements Triggerable<Long> {
+    private final NamespacedState<Long, ArrayList<T>> rows;
+    private final InternalTimerService<Long> cleanup;
+    /** A row at {@code t} can still match while the watermark is below {@code t + keepFor}. */
+    private final long keepFor;
+    private final Matches<T> matches = new Matches<>();
+
+    /** The rows of one side with timestamps in a range, as collected by {@link #collectBetween}; reused. */
+    static final class Matches<T> implements BiConsumer<Long, ArrayList<T>> {
+        final List<Long> timestamps = new ArrayList<>();
+        final List<ArrayList<T>> rows = new ArrayList<>();
+        private long from;
+        private long to;
+
+        @Override
+        public void accept(Long timestamp, ArrayList<T> values) {
+            long t = timestamp;
+            if (t >= from && t <= to) {
+                timestamps.add(timestamp);
+                rows.add(values);
+            }
+        }
+
+        int size() {
+            return timestamps.size();
+        }
+
+        void clear() {
+            timestamps.clear();
+            rows.clear();
+        }
+    }
+
+    BufferedSide(KeyedStateBackend backend, String name, long keepFor) {
+        this.rows = backend.namespacedState("interval-join-" + name);
+        this.cleanup = backend.timerService("interval-join-" + name + "-cleanup", this);
+        this.keepFor = keepFor;
+    }
+
+    /** The watermark at which the rows at {@code timestamp} are removed. */
+    long cleanupTime(long timestamp) {
+        return Bounds.plus(timestamp, keepFor);
+    }
+
+    /**
+     * Keeps {@code value} for the current key unless the watermark has already reached its cleanup time (then no
+     * later row of the other side can match it).
+     */
+    void add(T value, long timestamp, long watermark) {
+        long cleanupAt = cleanupTime(timestamp);
+        if (cleanupAt <= watermark) {
+            return;
+        }
+        ArrayList<T> list = rows.get(timestamp);
+        if (list == null) {
+            list = new ArrayList<>(2);
+            cleanup.registerEventTimeTimer(timestamp, cleanupAt);
+        }
+        list.add(value);
+        rows.put(timestamp, list);
+    }
+
+    /**
+     * The current key's rows with timestamps in {@code [from, to]}, valid until the next call; the lists must not be
+     * changed.
+     */
+    Matches<T> collectBetween(long from, long to) {
+        matches.clear();
+        matches.from = from;
+        matches.to = to;
+        rows.forEach(matches);
+        return matches;
+    }
+
+    @Override
+    public void onEventTime(long time, Long timestamp) {
+        rows.remove(timestamp);
+    }
+
+    /** Never called: the join registers event-time timers only. */
+    @Override
+    public void onProcessingTime(long time, Long timestamp) {
+        throw new IllegalStateException("interval join registered no processing-time timer, yet one fired at " + time);
+    }
+}
