@@ -26,8 +26,11 @@ public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittabl
     private final DeliveryGuarantee guarantee;
     private final String transactionalIdPrefix;
     private final LinkedHashMap<String, String> properties;
-    /** Producers of prepared transactions, handed from the writer to the committer of the same subtask. */
-    private transient volatile Map<String, TransactionalProducer> prepared;
+    /**
+     * Per subtask, the producers of its prepared transactions by transactional id, handed from the subtask's writer to
+     * its committer (one sink object may serve all subtasks of the job).
+     */
+    private transient volatile Map<Integer, Map<String, TransactionalProducer>> prepared;
     /** The checkpoint each subtask was restored from, as {@link #abortLingering} (called before the writer) heard it. */
     private transient volatile Map<Integer, Long> restoredFrom;
 
@@ -53,13 +56,13 @@ public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittabl
             return new AtLeastOnceKafkaWriter<>(props, serializer, context.sinkName());
         }
         long restored = restoredFrom().getOrDefault(context.subtaskIndex(), -1L);
-        return new TransactionalKafkaWriter<>(props, serializer, context, new TransactionalIds(transactionalIdPrefix), prepared(),
-                restored, context.sinkName());
+        return new TransactionalKafkaWriter<>(props, serializer, context, new TransactionalIds(transactionalIdPrefix),
+                prepared(context.subtaskIndex()), restored, context.sinkName());
     }
 
     @Override
     public Committer<KafkaCommittable> createCommitter(SinkContext context) {
-        return new KafkaTransactionCommitter(producerProperties(context), prepared(), context.sinkName());
+        return new KafkaTransactionCommitter(producerProperties(context), prepared(context.subtaskIndex()), context.sinkName());
     }
 
     /**
@@ -75,8 +78,8 @@ public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittabl
         }
     }
 
-    private Map<String, TransactionalProducer> prepared() {
-        Map<String, TransactionalProducer> p = prepared;
+    private Map<String, TransactionalProducer> prepared(int subtask) {
+        Map<Integer, Map<String, TransactionalProducer>> p = prepared;
         if (p == null) {
             synchronized (this) {
                 if (prepared == null) {
@@ -85,7 +88,7 @@ public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittabl
                 p = prepared;
             }
         }
-        return p;
+        return p.computeIfAbsent(subtask, s -> new ConcurrentHashMap<>());
     }
 
     private Map<Integer, Long> restoredFrom() {

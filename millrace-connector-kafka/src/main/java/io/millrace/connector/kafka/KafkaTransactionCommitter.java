@@ -42,7 +42,10 @@ final class KafkaTransactionCommitter implements Committer<KafkaCommittable> {
         }
     }
 
-    /** Leaves prepared transactions open: they are in a checkpoint and will be committed by whoever restores it. */
+    /**
+     * Leaves this subtask's prepared transactions open: they are in a checkpoint and will be committed by whoever
+     * restores it.
+     */
     @Override
     public void close() {
         for (TransactionalProducer p : prepared.values()) {
