@@ -148,6 +148,20 @@ class KafkaSinkIT {
     }
 
     @Test
+    void aRecordTheBrokersRefuse_failsTheJobNamingTheTopicAndKafkasReason() throws Exception {
+        String in = KafkaTestData.topic("large-in");
+        String out = KafkaTestData.topic("large-out");
+        broker().createTopic(in, 1);
+        broker().createTopic(out, 1);
+        KafkaTestData.write(in, 0, List.of("small", "x".repeat(5000)), i -> 1L);
+        KafkaSink<String> sink = KafkaSink.builder(KafkaRecordSerializer.<String>utf8(out, null)).bootstrapServers(broker().bootstrapServers())
+                .property("max.request.size", "2000").build();
+        assertThatThrownBy(() -> copy(in, out, sink, 1))
+                .hasStackTraceContaining("Kafka sink 'sink': a record could not be written to " + out)
+                .hasStackTraceContaining("RecordTooLargeException");
+    }
+
+    @Test
     void builder_rejectsMissingOptionsAndPropertiesTheSinkOwns() {
         KafkaRecordSerializer<String> s = KafkaRecordSerializer.utf8("t", null);
         assertThatThrownBy(() -> KafkaSink.builder(s).build()).hasMessageContaining("'bootstrapServers' is required");

@@ -158,6 +158,13 @@ class KafkaSourceIT {
     }
 
     @Test
+    void unreachableBrokers_failTheJobNamingBootstrapServers() {
+        KafkaSource<String> source = KafkaSource.builder(KafkaRecordDeserializer.values(BytesDecoder.utf8()))
+                .bootstrapServers("127.0.0.1:1").topics("t").property("request.timeout.ms", "1000").property("default.api.timeout.ms", "2000").build();
+        assertThatThrownBy(() -> run(source, 1, BadRecordPolicy.FAIL, null)).hasStackTraceContaining("bootstrap.servers=127.0.0.1:1");
+    }
+
+    @Test
     void builder_rejectsMissingOptionsAndPropertiesTheSourceOwns() {
         KafkaRecordDeserializer<String> values = KafkaRecordDeserializer.values(BytesDecoder.utf8());
         assertThatThrownBy(() -> KafkaSource.builder(values).topics("t").build()).hasMessageContaining("'bootstrapServers' is required");
