@@ -87,7 +87,7 @@ public final class ConfigOptions {
                         }
                         return v.trim();
                     }),
-            "heap", "heap", "Where keyed state lives; an unknown name fails when the job starts, listing the backends available.",
+            "heap", "heap", "Where keyed state lives; an unknown name fails, listing the backends on the class path: under millrace run before the job's main runs, otherwise when the job starts.",
             (c, v, all) -> c.stateBackend(v));
 
     public static final ConfigOption<String> STATE_HEAP_VALUES = ConfigOption.of("state.heap.values",
@@ -222,7 +222,20 @@ public final class ConfigOptions {
                 + "' (" + v.origin() + "): " + reason + ". Accepted: " + option.accepted() + ".");
     }
 
+    /**
+     * Key prefixes of the options of optional modules, with the module that brings them. An option under such a
+     * prefix when no option of the module is registered is reported as belonging to a module that is not on the
+     * class path, not as a typo.
+     */
+    private static final Map<String, String> MODULE_PREFIXES = Map.of("state.rocksdb.", "millrace-rocksdb");
+
     private static ConfigException unknown(String key, String origin) {
+        for (Map.Entry<String, String> m : MODULE_PREFIXES.entrySet()) {
+            if (key.startsWith(m.getKey()) && all().stream().noneMatch(o -> o.key().startsWith(m.getKey()))) {
+                return new ConfigException(key, "option '" + key + "' (" + origin + ") belongs to the module " + m.getValue()
+                        + ", which is not on the class path: add it, or remove the option.");
+            }
+        }
         String closest = null;
         int best = Integer.MAX_VALUE;
         for (ConfigOption<?> o : all()) {

@@ -99,6 +99,17 @@ class ConfigOptionsTest {
     }
 
     @Test
+    void optionOfAModuleNotOnTheClassPath_failsNamingTheKeyAndTheModule() {
+        // millrace-core's tests run without millrace-rocksdb
+        assertThat(ConfigOptions.find("state.rocksdb.managed-memory")).isNull();
+        assertThatThrownBy(() -> apply("state.rocksdb.managed-memory", "1gb"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("option 'state.rocksdb.managed-memory'")
+                .hasMessageContaining("belongs to the module millrace-rocksdb, which is not on the class path");
+        assertThat(catchKey(() -> apply("state.rocksdb.managed-memory", "1gb"))).isEqualTo("state.rocksdb.managed-memory");
+    }
+
+    @Test
     void restartPartWithoutMatchingStrategy_failsNamingBoth() {
         assertThatThrownBy(() -> apply("restart.attempts", "5"))
                 .hasMessageContaining("option 'restart.attempts'")

@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the code in docs/ honest. A fenced block in a doc preceded by
  * {@code <!-- snippet: millrace-core/src/test/java/.../Example.java#name -->} must equal the region between
- * {@code // tag::name[]} and {@code // end::name[]} in that file (indentation aside). The example files
- * are ordinary tests, so every such snippet is compiled and run by the suite.
+ * {@code // tag::name[]} and {@code // end::name[]} in that file (in XML: {@code <!-- tag::name[] -->} and
+ * {@code <!-- end::name[] -->}), indentation aside. The example files are ordinary tests, or the templates of
+ * {@code millrace new-job}, which NewJobIT builds and tests, so every such snippet is compiled and run by the
+ * suite.
  */
 class DocSnippetsTest {
     private static final Pattern MARKER = Pattern.compile("<!-- snippet: ([^#\\s]+)#([\\w-]+) -->\\s*\\n```\\w*\\n(.*?)\\n```", Pattern.DOTALL);
@@ -62,8 +64,9 @@ class DocSnippetsTest {
     }
 
     static String region(String source, String tag) {
-        String start = "// tag::" + tag + "[]";
-        String end = "// end::" + tag + "[]";
+        boolean xml = source.contains("<!-- tag::" + tag + "[] -->");
+        String start = xml ? "<!-- tag::" + tag + "[] -->" : "// tag::" + tag + "[]";
+        String end = xml ? "<!-- end::" + tag + "[] -->" : "// end::" + tag + "[]";
         int s = source.indexOf(start);
         int e = source.indexOf(end);
         if (s < 0 || e < s) {

@@ -82,11 +82,13 @@ class SourcesAndSinksExamplesTest {
         stream.getSideOutput(BadRecord.DEAD_LETTERS).sinkTo(rejected);
 
         pipeline.execute("read readings");
-        // rejected: "<dir>/2026-01-01.jsonl:2: Cannot deserialize value of type `double` from String "n/a" ..."
+        // rejected: "<dir>/2026-01-01.jsonl:2: field 'value': Cannot deserialize value of type `double` from String "n/a" ..."
         // end::json-lines[]
         assertThat(readings.results()).extracting(Reading::time).containsExactlyInAnyOrder(1_000L, 3_000L, 90_000L);
-        assertThat(rejected.results()).singleElement()
-                .satisfies(b -> assertThat(b.location()).isEqualTo(input.resolve("2026-01-01.jsonl") + ":2"));
+        assertThat(rejected.results()).singleElement().satisfies(b -> {
+            assertThat(b.location()).isEqualTo(input.resolve("2026-01-01.jsonl") + ":2");
+            assertThat(b.reason()).startsWith("field 'value': Cannot deserialize value of type `double` from String \"n/a\"");
+        });
     }
 
     @Test
@@ -109,6 +111,64 @@ class SourcesAndSinksExamplesTest {
         pipeline.execute("read csv");
         // end::csv[]
         assertThat(readings.results()).containsExactly(new Reading("M1", 71.5, 1_000), new Reading("M2", 80.25, 2_000));
+    }
+
+    // tag::optional-fields[]
+    /** {@code time} is required (a primitive); {@code value} is optional (boxed): null when missing. */
+    record Sample(String machine, long time, Double value) {}
+    // end::optional-fields[]
+
+    @Test
+    void optionalFields() throws Exception {
+        Path json = Files.writeString(dir.resolve("samples.jsonl"), """
+                {"machine":"M1","time":1000,"value":71.5}
+                {"machine":"M2","time":2000}
+                {"machine":"M3","value":12.0}
+                """);
+        Path csv = Files.writeString(dir.resolve("samples.csv"), "machine,time,value\nM1,1000,71.5\nM2,2000,\nM3,,12.0\n");
+        // tag::optional-columns[]
+        LineFormat<Sample> samples = CsvFormat.withHeader()
+                .map(row -> new Sample(row.get("machine"), row.getLong("time"), row.getDoubleOrNull("value")));
+        // end::optional-columns[]
+        for (FileSource<Sample> source : List.of(FileSource.of(JsonLines.of(Sample.class), json), FileSource.of(samples, csv))) {
+            Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+            CollectSink<Sample> read = new CollectSink<>();
+            CollectSink<BadRecord> rejected = new CollectSink<>();
+            DataStream<Sample> stream = pipeline.fromSource(source, WatermarkStrategy.noWatermarks(), BadRecordPolicy.DEAD_LETTER, "samples");
+            stream.sinkTo(read);
+            stream.getSideOutput(BadRecord.DEAD_LETTERS).sinkTo(rejected);
+            pipeline.execute("optional fields");
+            assertThat(read.results()).containsExactly(new Sample("M1", 1000, 71.5), new Sample("M2", 2000, null));
+            assertThat(rejected.results()).singleElement().satisfies(b -> assertThat(b.reason()).containsAnyOf(
+                    "field 'time' (long) is missing; declare it as Long to make it optional",
+                    "column 'time' is empty, expected a long (read it with getLongOrNull to make it optional)"));
+        }
+    }
+
+    @Test
+    void pacedReplay() throws Exception {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 600; i++) {
+            lines.append("{\"machine\":\"M").append(i % 3).append("\",\"value\":").append(i).append(",\"time\":").append(i * 1_000L).append("}\n");
+        }
+        Path recorded = Files.writeString(dir.resolve("recorded.jsonl"), lines.toString());
+        // tag::paced-replay[]
+        FileSource<Reading> replay = FileSource.builder(JsonLines.of(Reading.class))
+                .path(recorded)
+                .ratePerSecond(6_000)                        // 6,000 readings per second over all readers
+                .build();
+
+        Pipeline pipeline = Pipeline.create();
+        CollectSink<Reading> readings = new CollectSink<>();
+        pipeline.fromSource(replay,
+                        WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofSeconds(5))
+                                .withTimestampAssigner((r, ts) -> r.time()),
+                        "replay")
+                .sinkTo(readings);
+        pipeline.execute("paced replay");                    // about 0.1 s for 600 lines
+        // end::paced-replay[]
+        assertThat(readings.results()).hasSize(600);
+        assertThat(readings.results()).extracting(Reading::value).doesNotHaveDuplicates();
     }
 
     @Test

@@ -67,6 +67,15 @@ class RocksDbConfigOptionsTest {
     }
 
     @Test
+    void misspelledKeyOfThisModule_isUnknown_withTheClosestRocksDbKey() {
+        ConfigValues values = ConfigValues.parse(List.of("state.rocksdb.managed-memroy: 1gb"), "job.conf");
+        assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), values))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown option 'state.rocksdb.managed-memroy' (job.conf, line 1)")
+                .hasMessageContaining("Did you mean 'state.rocksdb.managed-memory'?");
+    }
+
+    @Test
     void badSize_isRefused_namingTheKeyAndTheAcceptedForm() {
         ConfigValues values = ConfigValues.parse(List.of("state.rocksdb.managed-memory: lots"), "job.conf");
         assertThatThrownBy(() -> ConfigOptions.apply(PipelineConfig.defaults(), values))

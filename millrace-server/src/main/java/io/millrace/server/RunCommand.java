@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
  * {@code millrace run}: runs a user's job jar in this JVM. The configuration (file, {@code -D}, flags) becomes
  * {@code millrace.*} system properties, which every {@code new PipelineConfig()} in the job applies; then the
  * job's {@code main} runs on this thread, with the job's class loader as context class loader. The command
- * returns when {@code main} returns.
+ * returns when {@code main} returns. Every option is checked before {@code main} runs, by its key: its value, and
+ * that {@code state.backend} names a backend on the class path that accepts its options ({@link StateBackendCheck}).
+ * The jobs log their state backend when they start and what each source read when they end.
  */
 @Command(
         name = "run",
@@ -96,9 +98,10 @@ final class RunCommand implements Callable<Integer> {
         try (JobJar job = JobJar.open(jar, RunCommand.class.getClassLoader(), classLoading)) {
             String className = job.mainClassName(mainClass);
             Method main = job.mainMethod(className);
+            StateBackendCheck.check(values, job.loader());
             publish(values);
             return invoke(job, className, main, err);
-        } catch (JobJar.LaunchException e) {
+        } catch (JobJar.LaunchException | ConfigException e) {
             err.println("millrace run: " + e.getMessage());
             return 2;
         }

@@ -56,6 +56,33 @@ class RunCommandIT {
                 }
             }
             """;
+    /** Two file sources, one skipping and one dead-lettering its bad lines, into a keyed count. */
+    private static final String FILE_JOB = """
+            package job;
+
+            import io.millrace.api.DataStream;
+            import io.millrace.api.Pipeline;
+            import io.millrace.api.sink.CollectSink;
+            import io.millrace.api.source.BadRecord;
+            import io.millrace.api.source.BadRecordPolicy;
+            import io.millrace.api.time.WatermarkStrategy;
+            import io.millrace.connector.file.CsvFormat;
+            import io.millrace.connector.file.FileSource;
+            import java.nio.file.Path;
+
+            public class FileJob {
+                public static void main(String[] args) throws Exception {
+                    Pipeline p = Pipeline.create();
+                    FileSource<Long> numbers = FileSource.of(CsvFormat.withHeader().map(r -> r.getLong("n")), Path.of(args[0]));
+                    p.fromSource(numbers, WatermarkStrategy.noWatermarks(), BadRecordPolicy.SKIP, "skipping")
+                            .keyBy(n -> n % 2).reduce(Long::sum).sinkTo(new CollectSink<>());
+                    DataStream<Long> dead = p.fromSource(numbers, WatermarkStrategy.noWatermarks(), BadRecordPolicy.DEAD_LETTER, "dead-lettering");
+                    dead.sinkTo(new CollectSink<>());
+                    dead.getSideOutput(BadRecord.DEAD_LETTERS).sinkTo(new CollectSink<>());
+                    p.execute("file-job");
+                }
+            }
+            """;
     private static final String NO_MAIN = """
             package job;
 
@@ -76,7 +103,7 @@ class RunCommandIT {
 
     @BeforeAll
     static void buildJobJar() throws IOException {
-        jar = TestJobJar.build(build, Map.of("job.CountJob", COUNT_JOB, "job.Boom", FAILING_JOB, "job.NoMain", NO_MAIN), "job.CountJob");
+        jar = TestJobJar.build(build, Map.of("job.CountJob", COUNT_JOB, "job.Boom", FAILING_JOB, "job.NoMain", NO_MAIN, "job.FileJob", FILE_JOB), "job.CountJob");
     }
 
     @AfterEach
@@ -155,6 +182,46 @@ class RunCommandIT {
         assertThat(err.toString()).contains("option 'checkpoint.interval' has an invalid value 'often' (flag --checkpoint-interval)")
                 .contains("Accepted: a duration > 0");
         assertThat(System.getProperty("millrace.checkpoint.interval")).as("nothing published").isNull();
+    }
+
+    @Test
+    void unknownStateBackend_exitsTwoNamingTheKeyAndTheBackendsBeforeTheJobStarts() {
+        assertThat(run("run", "--jar", jar.toString(), "-D", "state.backend=rocks")).isEqualTo(2);
+        assertThat(err.toString()).contains("option 'state.backend' has an invalid value 'rocks' (-D state.backend):"
+                + " no state backend of that name is on the class path. Accepted: heap, rocksdb.");
+        assertThat(err.toString()).doesNotContain("stateBackend");
+        assertThat(System.getProperty("millrace.state.backend")).as("nothing published").isNull();
+    }
+
+    @Test
+    void optionsOfTheRocksDbModule_areCheckedUpFrontByTheirKeys() throws IOException {
+        assertThat(run("run", "--jar", jar.toString(), "-D", "state.rocksdb.managed-memory=lots")).isEqualTo(2);
+        assertThat(err.toString()).contains("option 'state.rocksdb.managed-memory' has an invalid value 'lots' (-D state.rocksdb.managed-memory)");
+        Path conf = Files.writeString(work.resolve("job.conf"), "state.backend: rocksdb\nstate.rocksdb.cache.entrys: 100\n");
+        assertThat(run("run", "--jar", jar.toString(), "--config", conf.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown option 'state.rocksdb.cache.entrys' (file " + conf + ", line 2)."
+                + " Did you mean 'state.rocksdb.cache.entries'?");
+    }
+
+    @Test
+    void fileJob_logsItsStateBackendAtStart_andPerSourceRecordsAndBadRecordsAtTheEnd() throws IOException {
+        Path input = Files.writeString(work.resolve("numbers.csv"), "n\n1\ntwo\n3\n4\n");
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        int exit;
+        System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            exit = run("run", "--jar", jar.toString(), "--class", "job.FileJob", "-D", "state.backend=rocksdb",
+                    "-D", "state.rocksdb.directory=" + work.resolve("rocks"), "--", input.toString());
+        } finally {
+            System.setErr(stderr);
+        }
+
+        String logged = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(exit).as("exit code; stderr:%n%s%n%s", err, logged).isZero();
+        assertThat(logged).contains("job 'file-job' starts on state backend 'rocksdb'")
+                .contains("job 'file-job' finished: source 'skipping': 3 records, 1 bad record skipped;"
+                        + " source 'dead-lettering': 3 records, 1 bad record dead-lettered");
     }
 
     @Test

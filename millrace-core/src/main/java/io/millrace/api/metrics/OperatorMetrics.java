@@ -2,7 +2,10 @@ package io.millrace.api.metrics;
 
 /**
  * Counters of one operator subtask. {@code watermark} is Long.MIN_VALUE before the first one;
- * {@code lateRecords} counts records behind the watermark that were diverted or dropped by a window.
+ * {@code lateRecordsDropped} and {@code lateRecordsDiverted} count records behind the watermark that a window
+ * dropped or sent to its late side output; {@code badRecords} counts the input a source subtask could not
+ * decode, whatever its {@link io.millrace.api.source.BadRecordPolicy} (skipped or dead-lettered; under
+ * {@code FAIL}, the one that failed the job).
  */
 public record OperatorMetrics(
         String operator,

@@ -8,7 +8,9 @@ import java.util.Objects;
  * CSV files (RFC 4180 quoting, configurable delimiter) read as {@link CsvRow}s, or as any type through
  * {@link #map}. The column names come from each file's header row ({@link #withHeader}) or are given
  * ({@link #withColumns}, files without a header row). A record whose field count differs from the
- * column count is a bad record. Immutable.
+ * column count is a bad record, and so is a row its mapper refuses: read a required number with
+ * {@link CsvRow#getDouble}/{@link CsvRow#getLong} (an empty field is then a bad record naming the column), an
+ * optional one with {@link CsvRow#getDoubleOrNull}/{@link CsvRow#getLongOrNull}. Immutable.
  *
  * <pre>{@code
  * LineFormat<CsvRow> rows = CsvFormat.withHeader().delimiter(';');
@@ -66,6 +68,10 @@ public final class CsvFormat implements LineFormat<CsvRow> {
                     T value;
                     try {
                         value = mapper.map(row);
+                    } catch (BadLineException e) {
+                        throw e;
+                    } catch (CsvRow.BadColumnValue e) {
+                        throw new BadLineException(e.getMessage());
                     } catch (Exception e) {
                         throw BadLineException.of(e);
                     }
@@ -107,7 +113,10 @@ public final class CsvFormat implements LineFormat<CsvRow> {
         return text -> {
             List<String> fields = CsvSyntax.parse(text, delimiter);
             if (fields.size() != names.size()) {
-                throw new BadLineException("expected " + names.size() + " fields, found " + fields.size());
+                throw new BadLineException("expected " + names.size() + " fields, found " + fields.size()
+                        + (fields.size() < names.size()
+                                ? ": column '" + names.names().get(fields.size()) + "' is missing"
+                                : ": more fields than the columns " + names.names()));
             }
             return new CsvRow(names, fields.toArray(new String[0]));
         };

@@ -9,8 +9,10 @@ import java.util.Map;
 
 /**
  * One CSV record: its values by column name or position. Immutable. The rows of one file share their
- * {@link Columns}. Values are the text as written (unquoted); typed getters parse on demand and throw
- * on text that does not parse, which in a {@link RowMapper} makes the line a bad record.
+ * {@link Columns}. Values are the text as written (unquoted); an empty field is the empty string. Typed
+ * getters parse on demand: {@link #getDouble} and {@link #getLong} require a value and throw, naming the
+ * column, on an empty field or text that does not parse, which in a {@link RowMapper} makes the line a bad
+ * record; {@link #getDoubleOrNull} and {@link #getLongOrNull} read an optional column (null when empty).
  */
 public final class CsvRow implements java.io.Serializable {
     private final Columns columns;
@@ -31,12 +33,57 @@ public final class CsvRow implements java.io.Serializable {
         return values[index];
     }
 
+    /**
+     * The value of a required numeric column. Throws {@link NumberFormatException} naming the column when it is
+     * empty or not a number, which in a {@link RowMapper} makes the line a bad record with that reason.
+     */
     public double getDouble(String column) {
-        return Double.parseDouble(get(column));
+        String text = required(column, "a double");
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw notA(column, text, "a double");
+        }
     }
 
+    /** The value of an optional numeric column: null when it is empty; text that is not a number throws as {@link #getDouble}. */
+    public Double getDoubleOrNull(String column) {
+        return get(column).isEmpty() ? null : getDouble(column);
+    }
+
+    /** The value of a required whole-number column; throws like {@link #getDouble}. */
     public long getLong(String column) {
-        return Long.parseLong(get(column));
+        String text = required(column, "a long");
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw notA(column, text, "a long");
+        }
+    }
+
+    /** The value of an optional whole-number column: null when it is empty. */
+    public Long getLongOrNull(String column) {
+        return get(column).isEmpty() ? null : getLong(column);
+    }
+
+    private String required(String column, String what) {
+        String text = get(column);
+        if (text.isEmpty()) {
+            throw new BadColumnValue("column '" + column + "' is empty, expected " + what
+                    + " (read it with get" + (what.equals("a long") ? "Long" : "Double") + "OrNull to make it optional)");
+        }
+        return text;
+    }
+
+    private static BadColumnValue notA(String column, String text, String what) {
+        return new BadColumnValue("column '" + column + "': '" + text + "' is not " + what);
+    }
+
+    /** A column's value that a typed getter cannot return; the message names the column and says why. */
+    static final class BadColumnValue extends NumberFormatException {
+        BadColumnValue(String message) {
+            super(message);
+        }
     }
 
     public int size() {

@@ -4,6 +4,7 @@ import io.millrace.api.source.Boundedness;
 import io.millrace.api.source.Source;
 import io.millrace.api.source.SourceReader;
 import io.millrace.api.source.SourceReaderContext;
+import io.millrace.connector.pacing.RateLimit;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -28,9 +29,14 @@ import java.util.Set;
  * {@code <file>:<line>}, for the source's bad-record policy. A missing or unreadable file fails the reader
  * with an error naming the path.
  *
+ * <p>Unpaced by default; {@link Builder#ratePerSecond} replays a recorded file at a fixed rate by the reader
+ * context's {@link io.millrace.api.time.Clock}. Pacing holds back processing time only: event time still comes
+ * from the records, so the watermarks advance as fast as the paced records carry them.
+ *
  * <pre>{@code
  * FileSource<JsonNode> events = FileSource.of(JsonLines.nodes(), Path.of("data/events"));
  * FileSource<CsvRow> rows = FileSource.builder(CsvFormat.withHeader()).path(Path.of("a.csv")).glob("*.csv").build();
+ * FileSource<JsonNode> replay = FileSource.builder(JsonLines.nodes()).path(Path.of("day.jsonl")).ratePerSecond(5_000).build();
  * }</pre>
  */
 public final class FileSource<T> implements Source<T, FileSplit> {
@@ -40,11 +46,15 @@ public final class FileSource<T> implements Source<T, FileSplit> {
     private final LineFormat<T> format;
     private final List<String> paths;
     private final String glob;
+    private final double ratePerSecond;
+    /** The pacing origins of the readers of each start of the job, in this process; null until a paced reader is made. */
+    private transient RateLimit.Origins origins;
 
-    private FileSource(LineFormat<T> format, List<String> paths, String glob) {
+    private FileSource(LineFormat<T> format, List<String> paths, String glob, double ratePerSecond) {
         this.format = format;
         this.paths = paths;
         this.glob = glob;
+        this.ratePerSecond = ratePerSecond;
     }
 
     /** Reads the given files and directories. */
@@ -120,9 +130,24 @@ public final class FileSource<T> implements Source<T, FileSplit> {
         splits.add(FileSplit.start(path));
     }
 
+    /** Records per second over all readers, or positive infinity when not paced. */
+    public double ratePerSecond() {
+        return ratePerSecond;
+    }
+
     @Override
     public SourceReader<T, FileSplit> createReader(SourceReaderContext context) {
-        return new FileSourceReader<>(format, context.sourceName());
+        RateLimit limit = Double.isInfinite(ratePerSecond)
+                ? null
+                : new RateLimit(context.clock(), ratePerSecond / context.parallelism(), originFor(context.parallelism()));
+        return new FileSourceReader<>(format, context.sourceName(), limit);
+    }
+
+    private synchronized RateLimit.Origin originFor(int parallelism) {
+        if (origins == null) {
+            origins = new RateLimit.Origins();
+        }
+        return origins.join(parallelism);
     }
 
     /** Options of a {@link FileSource}. */
@@ -130,6 +155,7 @@ public final class FileSource<T> implements Source<T, FileSplit> {
         private final LineFormat<T> format;
         private final List<String> paths = new ArrayList<>();
         private String glob;
+        private double ratePerSecond = Double.POSITIVE_INFINITY;
 
         private Builder(LineFormat<T> format) {
             this.format = Objects.requireNonNull(format, "format");
@@ -152,11 +178,31 @@ public final class FileSource<T> implements Source<T, FileSplit> {
             return this;
         }
 
+        /**
+         * Paces the reading: at most this many records per second over all readers, each of the {@code p} readers
+         * reading {@code rate / p} from one origin (the first poll of any of them), as the generator does. Records
+         * are counted whether they decode or are bad; blank lines are not. The default is unpaced.
+         */
+        public Builder<T> ratePerSecond(double value) {
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException(
+                        "option 'ratePerSecond' must be positive and finite (or call unlimitedRate()), was " + value);
+            }
+            this.ratePerSecond = value;
+            return this;
+        }
+
+        /** As fast as the pipeline takes the records (the default). */
+        public Builder<T> unlimitedRate() {
+            this.ratePerSecond = Double.POSITIVE_INFINITY;
+            return this;
+        }
+
         public FileSource<T> build() {
             if (paths.isEmpty()) {
                 throw new IllegalArgumentException("option 'path' is required: give at least one file or directory");
             }
-            return new FileSource<>(format, List.copyOf(paths), glob);
+            return new FileSource<>(format, List.copyOf(paths), glob, ratePerSecond);
         }
     }
 }

@@ -4,20 +4,26 @@ import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.InputStatus;
 import io.millrace.api.source.ReaderOutput;
 import io.millrace.api.source.SourceReader;
+import io.millrace.connector.pacing.RateLimit;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Reads the files assigned to one subtask, one after the other, at most a batch of records per poll.
  * Called by the subtask's thread only. Records go to the split output of their file; a finished file is
- * released.
+ * released. A bad record is reported with the bytes of its lines as they are in the file. When paced, a poll
+ * reads at most the records its {@link RateLimit} permits and says {@code NOTHING_AVAILABLE} until some are due.
  */
 final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
     private final LineFormat<T> format;
     private final String sourceName;
+    /** Null: unpaced. */
+    private final RateLimit limit;
     private final ArrayDeque<FileSplit> pending = new ArrayDeque<>();
     private boolean noMoreSplits;
 
@@ -27,10 +33,22 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
     private ReaderOutput<T> outOf;
     private ReaderOutput.SplitOutput<T> out;
     private long line;
+    /** The bytes of the record read last when it spans several lines; unused (empty) for one-line records. */
+    private final ByteArrayOutputStream multiLine = new ByteArrayOutputStream();
+    private boolean spansLines;
+    /** Index in the record read last of its first byte that is not UTF-8, or -1. */
+    private int malformedAt;
 
-    FileSourceReader(LineFormat<T> format, String sourceName) {
+    /** {@code limit} null: read as fast as the pipeline takes the records. */
+    FileSourceReader(LineFormat<T> format, String sourceName, RateLimit limit) {
         this.format = format;
         this.sourceName = sourceName;
+        this.limit = limit;
+    }
+
+    @Override
+    public long nanosUntilAvailable() {
+        return limit == null || (current == null && pending.isEmpty()) ? -1 : limit.nanosUntilChunk();
     }
 
     @Override
@@ -55,26 +73,44 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
             outOf = output;
             out = output.split(current.splitId());
         }
-        for (int n = 0; n < FileSource.BATCH; n++) {
+        long allowed = FileSource.BATCH;
+        if (limit != null) {
+            allowed = limit.permits(FileSource.BATCH);
+            if (allowed == 0) {
+                return InputStatus.NOTHING_AVAILABLE;
+            }
+        }
+        long used = 0;
+        InputStatus status = InputStatus.MORE_AVAILABLE;
+        for (int n = 0; n < FileSource.BATCH && used < allowed; n++) {
             long first = line + 1;
             String text = readRecord(output);
             if (text == null) {
                 finish(output);
-                return pending.isEmpty() && noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+                status = pending.isEmpty() && noMoreSplits ? InputStatus.END_OF_INPUT : InputStatus.MORE_AVAILABLE;
+                break;
             }
             if (text.isBlank()) {
+                continue;
+            }
+            used++;
+            if (malformedAt >= 0) {
+                reportBad(output, first, "not valid UTF-8 (byte " + (malformedAt + 1) + " of the record)");
                 continue;
             }
             T value;
             try {
                 value = decoder.decode(text);
             } catch (BadLineException e) {
-                output.reportBadRecord(new BadRecord(text, current.path() + ":" + first, e.getMessage()));
+                reportBad(output, first, e.getMessage());
                 continue;
             }
             out.collect(value);
         }
-        return InputStatus.MORE_AVAILABLE;
+        if (limit != null && used < allowed) {
+            limit.giveBack(allowed - used);
+        }
+        return status;
     }
 
     /**
@@ -86,16 +122,42 @@ final class FileSourceReader<T> implements SourceReader<T, FileSplit> {
         if (text == null) {
             return null;
         }
+        spansLines = false;
+        malformedAt = lines.malformedAt(text);
         long first = line;
         while (format.continuesOnNextLine(text)) {
+            if (!spansLines) {
+                spansLines = true;
+                multiLine.reset();
+            }
+            int terminator = lines.lastTerminatorLength();
+            lines.appendLastLine(multiLine, true);
             String next = readLine();
             if (next == null) {
-                output.reportBadRecord(new BadRecord(text, current.path() + ":" + first, "the file ends inside a quoted field"));
+                byte[] all = multiLine.toByteArray();
+                output.reportBadRecord(new BadRecord(Arrays.copyOf(all, all.length - terminator), current.path() + ":" + first,
+                        "the file ends inside a quoted field"));
                 return "";
+            }
+            int malformed = lines.malformedAt(next);
+            if (malformedAt < 0 && malformed >= 0) {
+                malformedAt = multiLine.size() + malformed;
             }
             text = text + "\n" + next;
         }
+        if (spansLines) {
+            lines.appendLastLine(multiLine, false);
+        }
         return text;
+    }
+
+    /** The bytes of the record read last, exactly as in the file, without the terminator of its last line. */
+    private byte[] rawRecord() {
+        return spansLines ? multiLine.toByteArray() : lines.lastLineBytes();
+    }
+
+    private void reportBad(ReaderOutput<T> output, long firstLine, String reason) {
+        output.reportBadRecord(new BadRecord(rawRecord(), current.path() + ":" + firstLine, reason));
     }
 
     private String readLine() throws IOException {

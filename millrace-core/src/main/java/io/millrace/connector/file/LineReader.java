@@ -1,9 +1,14 @@
 package io.millrace.connector.file;
 
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +16,9 @@ import java.util.Arrays;
 
 /**
  * Reads UTF-8 lines from a byte offset of a file and knows the byte offset after each line. Lines end
- * with LF or CRLF; the last line may lack one. A UTF-8 byte order mark at offset 0 is skipped. Used by
- * one thread.
+ * with LF or CRLF; the last line may lack one. A UTF-8 byte order mark at offset 0 is skipped. The bytes
+ * of the line returned last stay available ({@link #lastLineBytes}, {@link #malformedAt}) until the next
+ * {@link #readLine}. Used by one thread.
  */
 final class LineReader implements Closeable {
     private final SeekableByteChannel channel;
@@ -20,6 +26,9 @@ final class LineReader implements Closeable {
     private byte[] line = new byte[256];
     private long offset;
     private boolean eof;
+    /** Bytes of the last line without its terminator, and the terminator's length (0 at the end of the file, 1 LF, 2 CRLF). */
+    private int lastLength;
+    private int lastTerminator;
 
     LineReader(Path path, long offset) throws IOException {
         this.channel = Files.newByteChannel(path);
@@ -45,16 +54,16 @@ final class LineReader implements Closeable {
                 if (!any) {
                     return null;
                 }
-                return decode(length);
+                return decode(length, 0);
             }
             any = true;
             byte b = buffer.get();
             offset++;
             if (b == '\n') {
                 if (length > 0 && line[length - 1] == '\r') {
-                    length--;
+                    return decode(length - 1, 2);
                 }
-                return decode(length);
+                return decode(length, 1);
             }
             if (length == line.length) {
                 line = Arrays.copyOf(line, length * 2);
@@ -63,8 +72,51 @@ final class LineReader implements Closeable {
         }
     }
 
-    private String decode(int length) {
+    private String decode(int length, int terminator) {
+        lastLength = length;
+        lastTerminator = terminator;
         return new String(line, 0, length, StandardCharsets.UTF_8);
+    }
+
+    /** A copy of the bytes of the line returned last, without its terminator. */
+    byte[] lastLineBytes() {
+        return Arrays.copyOf(line, lastLength);
+    }
+
+    /** Appends the bytes of the line returned last to {@code out}, with its terminator if {@code withTerminator}. */
+    void appendLastLine(ByteArrayOutputStream out, boolean withTerminator) {
+        out.write(line, 0, lastLength);
+        if (withTerminator) {
+            if (lastTerminator == 2) {
+                out.write('\r');
+            }
+            if (lastTerminator >= 1) {
+                out.write('\n');
+            }
+        }
+    }
+
+    /** The length of the terminator of the line returned last: 0 (end of the file), 1 (LF) or 2 (CRLF). */
+    int lastTerminatorLength() {
+        return lastTerminator;
+    }
+
+    /**
+     * Where the line returned last stops being valid UTF-8: the 0-based index of the first byte of the first
+     * malformed sequence, or -1 if it is valid. {@code text} is what {@link #readLine} returned for it; a line
+     * without U+FFFD in its text is valid, so only lines with one are checked byte by byte.
+     */
+    int malformedAt(String text) {
+        if (text.indexOf('\uFFFD') < 0) {
+            return -1;
+        }
+        CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(line, 0, lastLength);
+        CharBuffer out = CharBuffer.allocate(lastLength + 1);
+        CoderResult result = strict.decode(in, out, true);
+        return result.isError() ? in.position() : -1;
     }
 
     private boolean fill() throws IOException {

@@ -3,6 +3,7 @@ package io.millrace.connector.generator;
 import io.millrace.api.source.InputStatus;
 import io.millrace.api.source.ReaderOutput;
 import io.millrace.api.source.SourceReader;
+import io.millrace.connector.pacing.RateLimit;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -4,6 +4,7 @@ import io.millrace.api.source.Boundedness;
 import io.millrace.api.source.Source;
 import io.millrace.api.source.SourceReader;
 import io.millrace.api.source.SourceReaderContext;
+import io.millrace.connector.pacing.RateLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -35,8 +36,8 @@ public final class GeneratorSource<T> implements Source<T, IndexRange> {
     private final long count;
     private final double ratePerSecond;
     private final IndexTimestamps timestamps;
-    /** The pacing origin of the readers of the current start of the job, in this process. */
-    private transient RateLimit.Origin origin;
+    /** The pacing origins of the readers of each start of the job, in this process. */
+    private transient RateLimit.Origins origins;
 
     private GeneratorSource(Builder<T> b) {
         this.function = b.function;
@@ -100,17 +101,11 @@ public final class GeneratorSource<T> implements Source<T, IndexRange> {
         return new GeneratorReader<>(function, timestamps, limit);
     }
 
-    /**
-     * The readers of one start of the job pace from one origin (see {@code RateLimit}). A start creates one reader
-     * per subtask, so the reader after the last one of a start (a restart, or the next job with this source)
-     * begins a new origin.
-     */
     private synchronized RateLimit.Origin originFor(int parallelism) {
-        if (origin == null || origin.readers() >= parallelism) {
-            origin = new RateLimit.Origin();
+        if (origins == null) {
+            origins = new RateLimit.Origins();
         }
-        origin.join();
-        return origin;
+        return origins.join(parallelism);
     }
 
     /** Options of a {@link GeneratorSource}; each setter checks its value and names it in its error. */

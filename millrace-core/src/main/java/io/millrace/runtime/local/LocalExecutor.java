@@ -10,6 +10,8 @@ import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.state.KeyedStateBackendFactory;
 import io.millrace.runtime.state.StateBackendProvider;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a pipeline in this JVM: one thread per task subtask, exchanges as in-memory channels. Keyed state
@@ -17,6 +19,8 @@ import java.util.Objects;
  * {@link StateBackendProvider}) unless the executor was given a backend factory explicitly.
  */
 public final class LocalExecutor implements PlanExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalExecutor.class);
+
     /** The explicitly given factory; null: resolve the configured backend per job. */
     private final KeyedStateBackendFactory backends;
 
@@ -47,6 +51,8 @@ public final class LocalExecutor implements PlanExecutor {
                         + " cannot be used: " + e.getMessage(), e);
             }
         }
+        LOG.info("job '{}' starts on state backend {}", jobName,
+                backends != null ? "given to the executor" : "'" + plan.config().stateBackend() + "'");
         LocalJob job = new LocalJob(jobName, physical, factory, new OperatorLowering(), storage);
         job.start();
         return job;

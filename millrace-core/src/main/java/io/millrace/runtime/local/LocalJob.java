@@ -165,8 +165,16 @@ final class LocalJob implements JobHandle {
             Thread.currentThread().interrupt();
             failure = e;
         } finally {
+            logEnd();
             done.countDown();
         }
+    }
+
+    /** Logs how the job ended and what each source read; on the supervisor thread, before waiters are released. */
+    private void logEnd() {
+        String outcome = failure != null ? "failed" : userCancelled ? "was cancelled" : "finished";
+        List<String> sources = SourceSummary.lines(plan.logical(), metrics());
+        LOG.info("job '{}' {}{}{}", name, outcome, sources.isEmpty() ? "" : ": ", String.join("; ", sources));
     }
 
     private void pause(Duration delay) {

@@ -190,7 +190,7 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         metrics.badRecords++;
         switch (badRecordPolicy) {
             case FAIL -> throw new BadInputException("source '" + context.operatorName() + "' read bad input at " + bad.location()
-                    + ": " + bad.reason() + " (raw: " + abbreviate(bad.raw()) + "); set the source's bad-record policy to SKIP or"
+                    + ": " + bad.reason() + " (raw: " + abbreviate(bad.rawText()) + "); set the source's bad-record policy to SKIP or"
                     + " DEAD_LETTER to keep going");
             case SKIP -> { }
             case DEAD_LETTER -> output.emit(BadRecord.DEAD_LETTERS, bad, Long.MIN_VALUE);

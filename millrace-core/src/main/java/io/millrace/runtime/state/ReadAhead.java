@@ -7,7 +7,6 @@ package io.millrace.runtime.state;
  * between the emission work of the keys before, it costs one memory round trip after another. Reading the
  * headers of the next {@link #BATCH} keys' objects in a tight loop first lets the processor have those misses
  * in flight together, and the work then finds them in cache. Only reads: correctness never depends on it.
- * Measured on q7 (a firing of 30,000 keys per subtask): 8 ms of CPU before, 4 ms after; see docs/benchmarks.md.
  */
 public final class ReadAhead {
     /** Keys read ahead at a time: enough misses to keep the processor's queue full, few enough to stay in L1. */

@@ -23,26 +23,40 @@ public interface StateBackendProvider {
     KeyedStateBackendFactory factory(PipelineConfig config);
 
     /**
-     * The factory of the backend the configuration selects. Fails with IllegalArgumentException listing
-     * the available backends when none on the class path has that name.
+     * The factory of the backend the configuration selects. Fails with IllegalArgumentException naming the option
+     * and listing the available backends when none on the class path has that name.
      */
     static KeyedStateBackendFactory resolve(PipelineConfig config) {
         String name = config.stateBackend();
+        List<StateBackendProvider> providers = available();
+        for (StateBackendProvider p : providers) {
+            if (p.name().equals(name)) {
+                return p.factory(config);
+            }
+        }
+        throw new IllegalArgumentException(unknownBackend(name, providers));
+    }
+
+    /**
+     * The registered backends: those of the class loader of this interface, then those of the calling thread's
+     * context class loader (a job jar may bring its own).
+     */
+    static List<StateBackendProvider> available() {
         List<StateBackendProvider> providers = new ArrayList<>();
         ServiceLoader.load(StateBackendProvider.class, StateBackendProvider.class.getClassLoader()).forEach(providers::add);
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         if (context != null && context != StateBackendProvider.class.getClassLoader()) {
             ServiceLoader.load(StateBackendProvider.class, context).forEach(providers::add);
         }
-        TreeSet<String> available = new TreeSet<>();
-        for (StateBackendProvider p : providers) {
-            if (p.name().equals(name)) {
-                return p.factory(config);
-            }
-            available.add(p.name());
-        }
-        throw new IllegalArgumentException("option 'stateBackend' names an unknown state backend '" + name
-                + "'; available: " + String.join(", ", available)
-                + (name.equals("rocksdb") ? " (add the millrace-rocksdb module to the class path)" : ""));
+        return providers;
+    }
+
+    /** Why {@code name} selects no backend of {@code providers}: names the option and lists the backends there are. */
+    static String unknownBackend(String name, List<StateBackendProvider> providers) {
+        TreeSet<String> names = new TreeSet<>();
+        providers.forEach(p -> names.add(p.name()));
+        return "unknown state backend '" + name + "' (option state.backend, PipelineConfig.stateBackend); available: "
+                + String.join(", ", names)
+                + (name.equals("rocksdb") ? " (add the millrace-rocksdb module to the class path)" : "");
     }
 }

@@ -76,7 +76,7 @@ class FileSourceTest {
         assertThat(out.values).containsExactly(new Reading("M1", 1), new Reading("M6", 6));
         assertThat(out.badRecords).extracting(BadRecord::location)
                 .containsExactly(file + ":2", file + ":4", file + ":5", file + ":6");
-        assertThat(out.badRecords).extracting(BadRecord::raw)
+        assertThat(out.badRecords).extracting(BadRecord::rawText)
                 .containsExactly("{\"machine\":", "{\"machine\":\"M3\",\"value\":\"hot\"}", "null",
                         "{\"machine\":\"M5\",\"value\":5} trailing");
         assertThat(out.badRecords).allSatisfy(b -> assertThat(b.reason()).isNotBlank());
@@ -117,8 +117,8 @@ class FileSourceTest {
         assertThat(out.values).containsExactly(new Reading("M1", 1), new Reading("M5", 5));
         assertThat(out.badRecords).extracting(BadRecord::location)
                 .containsExactly(file + ":3", file + ":4", file + ":5", file + ":7");
-        assertThat(out.badRecords.get(0).reason()).isEqualTo("expected 2 fields, found 3");
-        assertThat(out.badRecords.get(1).reason()).contains("NumberFormatException").contains("warm");
+        assertThat(out.badRecords.get(0).reason()).isEqualTo("expected 2 fields, found 3: more fields than the columns [machine, value]");
+        assertThat(out.badRecords.get(1).reason()).isEqualTo("column 'value': 'warm' is not a double");
         assertThat(out.badRecords.get(2).reason()).contains("after the closing quote");
         assertThat(out.badRecords.get(3).reason()).contains("ends inside a quoted field");
     }

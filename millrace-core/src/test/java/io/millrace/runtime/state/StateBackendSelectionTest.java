@@ -34,7 +34,7 @@ class StateBackendSelectionTest {
     void whenAPipelineSelectsAnUnknownBackend_thenExecuteFailsBeforeRunning() {
         Pipeline p = Pipeline.create(new PipelineConfig().parallelism(1).stateBackend("nope"));
         p.fromCollection(List.of(1, 2, 3)).map(i -> i).sinkTo(new CollectSink<>());
-        assertThatThrownBy(() -> p.execute("unknown-backend")).hasMessageContaining("stateBackend").hasMessageContaining("'nope'");
+        assertThatThrownBy(() -> p.execute("unknown-backend")).hasMessageContaining("unknown state backend 'nope' (option state.backend, PipelineConfig.stateBackend)");
     }
 
     @Test

@@ -101,7 +101,7 @@ public final class FlinkEngine implements Engine {
     /**
      * With {@code --watermark-alignment-ms}: Flink's watermark alignment, the source readers reporting to the
      * coordinator every {@link #ALIGNMENT_UPDATE} (its default interval is 1 s; 100 ms keeps the drift nearer the
-     * bound, while 10 ms was slower: docs/benchmarks.md, "Session 25").
+     * bound, and a shorter interval costs its readers more pauses).
      */
     private static <T> WatermarkStrategy<T> aligned(WatermarkStrategy<T> watermarks, BenchOptions options, String group) {
         return options.watermarkAlignmentMs > 0

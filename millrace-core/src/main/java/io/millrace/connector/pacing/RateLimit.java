@@ -1,9 +1,9 @@
-package io.millrace.connector.generator;
+package io.millrace.connector.pacing;
 
 import io.millrace.api.time.Clock;
 
 /**
- * Paces a reader at a fixed rate by its context clock: by {@code t} seconds after the pacing origin, at most
+ * Paces a source reader (the generator's, the file source's) at a fixed rate by its context clock: by {@code t} seconds after the pacing origin, at most
  * {@code floor(rate * t)} records have been allowed. The origin is shared by the readers of one start of a job
  * ({@link Origin}): the first poll of any of them. So all readers produce the same stretch of the index sequence
  * at the same time; a reader whose thread started a little later catches up at once instead of staying behind the
@@ -16,7 +16,7 @@ import io.millrace.api.time.Clock;
  * 100 ns), spending a core on the poll loop and its clock reads; with chunks it says nothing is available and its
  * task waits, as a real source between two deliveries.
  */
-final class RateLimit {
+public final class RateLimit {
     private final Clock clock;
     private final double perNano;
     private final Origin origin;
@@ -29,10 +29,10 @@ final class RateLimit {
     private final long chunk;
 
     /** A caught-up reader waits until this much of its rate is due. */
-    static final long CHUNK_NANOS = 100_000;
+    public static final long CHUNK_NANOS = 100_000;
 
     /** {@code recordsPerSecond} must be positive and finite. */
-    RateLimit(Clock clock, double recordsPerSecond, Origin origin) {
+    public RateLimit(Clock clock, double recordsPerSecond, Origin origin) {
         this.clock = clock;
         this.perNano = recordsPerSecond / 1e9;
         this.origin = origin;
@@ -40,7 +40,7 @@ final class RateLimit {
     }
 
     /** How many records may be emitted now, at most {@code max}, none until a chunk is due; counts them as emitted. */
-    long permits(long max) {
+    public long permits(long max) {
         long now = clock.nanoTime();
         lastNow = now;
         if (!started) {
@@ -56,8 +56,16 @@ final class RateLimit {
         return n;
     }
 
+    /** Returns {@code n} permits of the last {@link #permits} that were not used (the input ended before them). */
+    public void giveBack(long n) {
+        if (n < 0 || n > granted) {
+            throw new IllegalArgumentException("cannot give back " + n + " permits of " + granted);
+        }
+        granted -= n;
+    }
+
     /** Nanoseconds from now until a chunk of records is due (0 if one is), by the clock's last reading in {@link #permits}. */
-    long nanosUntilChunk() {
+    public long nanosUntilChunk() {
         if (!started) {
             return 0;
         }
@@ -65,8 +73,26 @@ final class RateLimit {
         return Math.max(0, dueAt - lastNow);
     }
 
+    /**
+     * The origins of a source's readers: the readers of one start of the job pace from one origin. A start creates
+     * one reader per subtask, so the reader after the last one of a start (a restart, or the next job with this
+     * source) begins a new origin. Thread-safe; a source holds one (transient: not part of its serialized form).
+     */
+    public static final class Origins {
+        private Origin current;
+
+        /** The origin for a reader being created for a start of {@code parallelism} readers; counts the reader. */
+        public synchronized Origin join(int parallelism) {
+            if (current == null || current.readers() >= parallelism) {
+                current = new Origin();
+            }
+            current.join();
+            return current;
+        }
+    }
+
     /** The start time of the pacing, shared by the readers of one start of a job. Thread-safe. */
-    static final class Origin {
+    public static final class Origin {
         private boolean set;
         private long nanos;
         private int readers;
