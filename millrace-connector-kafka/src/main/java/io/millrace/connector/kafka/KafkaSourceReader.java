@@ -1,0 +1,221 @@
+package io.millrace.connector.kafka;
+
+import io.millrace.api.source.BadRecord;
+import io.millrace.api.source.InputStatus;
+import io.millrace.api.source.ReaderOutput;
+import io.millrace.api.source.SourceReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads the partitions assigned to one source subtask with one consumer (manual assignment, no group membership).
+ * Called on the subtask's thread only. {@link #addSplits} resolves each split's starting marker to an offset (a
+ * network call, once); {@link #pollNext} does not block and emits every record the consumer returns, so the
+ * consumer's position is always just after the last record emitted (or reported bad), which is what a snapshot
+ * stores.
+ */
+final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit> {
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaRecordDeserializer<T> deserializer;
+    private final boolean bounded;
+    private final Map<TopicPartition, Partition<T>> partitions = new LinkedHashMap<>();
+    private ReaderOutput<T> output;
+    private int unfinished;
+
+    /** The reader's view of one split. */
+    private static final class Partition<T> {
+        final TopicPartition tp;
+        final String id;
+        KafkaPartitionSplit split;
+        ReaderOutput.SplitOutput<T> out;
+        boolean done;
+
+        Partition(KafkaPartitionSplit split) {
+            this.split = split;
+            this.tp = split.topicPartition();
+            this.id = split.splitId();
+        }
+    }
+
+    KafkaSourceReader(Map<String, Object> properties, KafkaRecordDeserializer<T> deserializer, boolean bounded) {
+        Map<String, Object> props = new LinkedHashMap<>(properties);
+        props.put("enable.auto.commit", "false");
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.deserializer = deserializer;
+        this.bounded = bounded;
+    }
+
+    @Override
+    public void addSplits(List<KafkaPartitionSplit> splits) {
+        List<Partition<T>> added = new ArrayList<>();
+        for (KafkaPartitionSplit s : splits) {
+            Partition<T> p = new Partition<>(s);
+            if (partitions.putIfAbsent(p.tp, p) != null) {
+                throw new IllegalStateException("Kafka partition " + p.id + " was assigned twice to one reader");
+            }
+            added.add(p);
+        }
+        consumer.assign(partitions.keySet());
+        Set<TopicPartition> committed = new HashSet<>();
+        List<TopicPartition> earliest = new ArrayList<>();
+        List<TopicPartition> latest = new ArrayList<>();
+        for (Partition<T> p : added) {
+            long next = p.split.nextOffset();
+            if (next >= 0) {
+                consumer.seek(p.tp, next);
+            } else if (next == KafkaPartitionSplit.EARLIEST) {
+                earliest.add(p.tp);
+            } else if (next == KafkaPartitionSplit.LATEST) {
+                latest.add(p.tp);
+            } else {
+                committed.add(p.tp);
+            }
+        }
+        if (!committed.isEmpty()) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = consumer.committed(committed);
+            for (TopicPartition tp : committed) {
+                OffsetAndMetadata o = offsets.get(tp);
+                if (o == null) {
+                    earliest.add(tp);
+                } else {
+                    consumer.seek(tp, o.offset());
+                }
+            }
+        }
+        if (!earliest.isEmpty()) {
+            consumer.seekToBeginning(earliest);
+        }
+        if (!latest.isEmpty()) {
+            consumer.seekToEnd(latest);
+        }
+        List<TopicPartition> unresolvedEnds = new ArrayList<>();
+        for (Partition<T> p : added) {
+            p.split = p.split.at(consumer.position(p.tp));
+            if (p.split.stopOffset() == KafkaPartitionSplit.LATEST) {
+                unresolvedEnds.add(p.tp);
+            }
+        }
+        if (!unresolvedEnds.isEmpty()) {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(unresolvedEnds);
+            for (TopicPartition tp : unresolvedEnds) {
+                Partition<T> p = partitions.get(tp);
+                p.split = p.split.stoppingAt(ends.get(tp));
+            }
+        }
+        for (Partition<T> p : added) {
+            if (p.split.bounded()) {
+                unfinished++;
+            }
+        }
+    }
+
+    @Override
+    public void noMoreSplits() {}
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<T> out) throws Exception {
+        if (output != out) {
+            output = out;
+            for (Partition<T> p : partitions.values()) {
+                p.out = out.split(p.id);
+            }
+        }
+        if (bounded && unfinished == 0) {
+            return InputStatus.END_OF_INPUT;
+        }
+        if (partitions.isEmpty()) {
+            return InputStatus.NOTHING_AVAILABLE;
+        }
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ZERO);
+        for (TopicPartition tp : records.partitions()) {
+            Partition<T> p = partitions.get(tp);
+            for (ConsumerRecord<byte[], byte[]> r : records.records(tp)) {
+                if (r.offset() >= p.split.stopOffset()) {
+                    break;
+                }
+                emit(p, r);
+            }
+        }
+        if (bounded) {
+            checkEnds();
+        }
+        if (bounded && unfinished == 0) {
+            return InputStatus.END_OF_INPUT;
+        }
+        return records.isEmpty() ? InputStatus.NOTHING_AVAILABLE : InputStatus.MORE_AVAILABLE;
+    }
+
+    private void emit(Partition<T> p, ConsumerRecord<byte[], byte[]> r) {
+        T value;
+        try {
+            value = deserializer.deserialize(r);
+        } catch (Exception e) {
+            output.reportBadRecord(bad(r, e.getMessage() == null ? e.toString() : e.getMessage()));
+            return;
+        }
+        if (value == null) {
+            output.reportBadRecord(bad(r, "the deserializer returned null"));
+            return;
+        }
+        p.out.collect(value, r.timestamp());
+    }
+
+    private void checkEnds() {
+        for (Partition<T> p : partitions.values()) {
+            if (!p.done && p.split.bounded() && consumer.position(p.tp) >= p.split.stopOffset()) {
+                p.done = true;
+                unfinished--;
+                consumer.pause(List.of(p.tp));
+                output.releaseSplit(p.id);
+            }
+        }
+    }
+
+    static BadRecord bad(ConsumerRecord<byte[], byte[]> r, String reason) {
+        return new BadRecord(raw(r.value()), "topic " + r.topic() + ", partition " + r.partition() + ", offset " + r.offset(), reason);
+    }
+
+    /** The raw value as text when it is valid UTF-8, else {@code base64:} and its Base64 form; {@code null} for none. */
+    static String raw(byte[] value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
+        } catch (CharacterCodingException e) {
+            return "base64:" + Base64.getEncoder().encodeToString(value);
+        }
+    }
+
+    @Override
+    public List<KafkaPartitionSplit> snapshotState() {
+        List<KafkaPartitionSplit> snapshot = new ArrayList<>(partitions.size());
+        for (Partition<T> p : partitions.values()) {
+            long next = p.done ? p.split.stopOffset() : Math.min(consumer.position(p.tp), p.split.stopOffset());
+            snapshot.add(p.split.at(next));
+        }
+        return snapshot;
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}
