@@ -4,13 +4,8 @@ import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.InputStatus;
 import io.millrace.api.source.ReaderOutput;
 import io.millrace.api.source.SourceReader;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -188,20 +183,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     }
 
     static BadRecord bad(ConsumerRecord<byte[], byte[]> r, String reason) {
-        return new BadRecord(raw(r.value()), "topic " + r.topic() + ", partition " + r.partition() + ", offset " + r.offset(), reason);
-    }
-
-    /** The raw value as text when it is valid UTF-8, else {@code base64:} and its Base64 form; {@code null} for none. */
-    static String raw(byte[] value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
-        } catch (CharacterCodingException e) {
-            return "base64:" + Base64.getEncoder().encodeToString(value);
-        }
+        return new BadRecord(r.value() == null ? new byte[0] : r.value(), "topic " + r.topic() + ", partition " + r.partition() + ", offset " + r.offset(), reason);
     }
 
     @Override

@@ -79,7 +79,7 @@ class KafkaDocsExampleIT {
         assertThat(KafkaTestData.readCommitted(alarmsTopic).values().stream().flatMap(List::stream).map(r -> KafkaTestData.text(r.value())))
                 .containsExactlyInAnyOrder("press-1,88.0", "oven-2,91.2");
         assertThat(unreadable.results()).singleElement().satisfies(bad -> {
-            assertThat(bad.raw()).isEqualTo("press-1,oops");
+            assertThat(bad.rawText()).isEqualTo("press-1,oops");
             assertThat(bad.location()).isEqualTo("topic " + readingsTopic + ", partition 0, offset 2");
             assertThat(bad.reason()).isEqualTo("celsius is not a number: 'oops'");
         });
