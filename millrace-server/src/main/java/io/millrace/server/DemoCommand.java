@@ -1,11 +1,13 @@
 package io.millrace.server;
 
+import io.millrace.api.JobExecutionException;
 import io.millrace.api.JobHandle;
 import io.millrace.api.JobResult;
 import io.millrace.api.metrics.JobMetrics;
 import io.millrace.api.time.Clock;
 import io.millrace.server.demo.DemoConsole;
 import io.millrace.server.demo.FactoryDemo;
+import io.millrace.server.demo.KafkaDemo;
 import io.millrace.sim.SimulatorConfig;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -54,6 +56,15 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print only status lines and the summary.")
     boolean quiet;
 
+    @Option(names = "--kafka", description = "Go through Kafka: a feed job writes the simulator's events to a topic and the pipeline reads them from it. Starts a local broker unless --bootstrap-servers is given.")
+    boolean kafka;
+
+    @Option(names = "--bootstrap-servers", description = "With --kafka: the broker to use (host:port,...) instead of a local one.")
+    String bootstrapServers;
+
+    @Option(names = "--topic", defaultValue = "factory-events", description = "With --kafka: the topic of the events; created if missing. Default: ${DEFAULT-VALUE}.")
+    String topic;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
@@ -72,16 +83,33 @@ final class DemoCommand implements Callable<Integer> {
                 .speedup(speedup)
                 .duration(Duration.ofMillis(simulatedMillis))
                 .build();
-        DemoConsole console = new DemoConsole(out, quiet);
+        if (bootstrapServers != null && !kafka) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bootstrap-servers needs --kafka");
+        }
         int p = parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors();
-        Clock clock = Clock.system();
-        FactoryDemo demo = new FactoryDemo(sim, p, clock, console.sinks());
+        out.printf(Locale.ROOT, "Millrace demo: %d machines, %,d events/s, %.0fx simulated time, %s, seed %d, parallelism %d%s%n",
+                machines, rate, speedup, duration, seed, p, kafka ? ", through Kafka" : "");
+        if (!kafka) {
+            return run(out, sim, p, null);
+        }
+        try (KafkaDemo through = KafkaDemo.open(bootstrapServers, topic, p, out)) {
+            return run(out, sim, p, through);
+        }
+    }
 
-        out.printf(Locale.ROOT, "Millrace demo: %d machines, %,d events/s, %.0fx simulated time, %s, seed %d, parallelism %d%n",
-                machines, rate, speedup, duration, seed, p);
+    /** Runs the demo job, and with {@code kafka} the feed job beside it; prints status lines and the summary. */
+    private int run(PrintStream out, SimulatorConfig sim, int p, KafkaDemo kafka) throws Exception {
+        DemoConsole console = new DemoConsole(out, quiet);
+        Clock clock = Clock.system();
+        FactoryDemo demo = kafka == null ? new FactoryDemo(sim, p, clock, console.sinks())
+                : new FactoryDemo(sim, p, clock, console.sinks(), kafka.input(sim));
+        JobHandle feed = kafka == null ? null : kafka.feed(sim, clock).executeAsync("factory-feed");
         JobHandle job = demo.pipeline().executeAsync("factory-demo");
         CountDownLatch summaryPrinted = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            if (feed != null) {
+                feed.cancel();
+            }
             job.cancel();
             try {
                 summaryPrinted.await(java.util.concurrent.TimeUnit.SECONDS.toMillis(10), java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -94,6 +122,8 @@ final class DemoCommand implements Callable<Integer> {
         long start = clock.millis();
         StatusLine status = new StatusLine(out, clock, sim.startTime(), speedup, console);
         JobResult result;
+        JobResult fed = null;
+        boolean drained = false;
         try {
             while (true) {
                 result = job.await(statusEvery);
@@ -101,12 +131,26 @@ final class DemoCommand implements Callable<Integer> {
                     break;
                 }
                 status.print(job.metrics());
+                if (feed != null && fed == null) {
+                    fed = awaitFeed(feed, job, Duration.ZERO);
+                }
+                if (fed != null && readFromKafka(job.metrics()) >= fed.metrics().sum("to-kafka", om -> om.recordsIn())) {
+                    drained = true;
+                    job.cancel(); // a Kafka source runs on: stop once it has read all the feed wrote
+                }
                 if (clock.millis() - start > duration.toMillis() + 30_000) {
                     job.cancel(); // the simulator is bounded; this only guards a stuck run
                 }
             }
             status.print(result.metrics());
-            printSummary(out, result, console, demo, clock.millis() - start);
+            printSummary(out, result, result.cancelled() && !drained, console, demo, clock.millis() - start);
+            if (kafka != null) {
+                if (fed == null) {
+                    feed.cancel();
+                    fed = awaitFeed(feed, job, Duration.ofSeconds(30));
+                }
+                printKafkaSummary(out, kafka, result);
+            }
         } finally {
             summaryPrinted.countDown();
             try {
@@ -118,12 +162,32 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void printSummary(PrintStream out, JobResult result, DemoConsole console, FactoryDemo demo, long wallMillis) {
+    private static long readFromKafka(JobMetrics m) {
+        return m.sum("factory-floor", om -> om.recordsOut());
+    }
+
+    /** The feed job's result, null while it runs; when it failed, the demo job is cancelled and the failure thrown. */
+    private static JobResult awaitFeed(JobHandle feed, JobHandle job, Duration timeout) throws InterruptedException {
+        try {
+            return feed.await(timeout);
+        } catch (JobExecutionException e) {
+            job.cancel();
+            throw e;
+        }
+    }
+
+    private static void printKafkaSummary(PrintStream out, KafkaDemo kafka, JobResult result) {
+        out.printf(Locale.ROOT, "  kafka           %,d events written to %s on %s, %,d read back%n",
+                kafka.recordsSinceOpen(), kafka.topic(), kafka.bootstrapServers(), readFromKafka(result.metrics()));
+        out.printf(Locale.ROOT, "                  (the job was stopped once it had read them all: windows still open then are not emitted)%n");
+    }
+
+    private static void printSummary(PrintStream out, JobResult result, boolean stoppedEarly, DemoConsole console, FactoryDemo demo, long wallMillis) {
         JobMetrics m = result.metrics();
         long events = m.sum("factory-floor", om -> om.recordsOut());
         long lateDropped = m.operators().stream().mapToLong(om -> om.lateRecordsDropped()).sum();
         out.println();
-        out.printf(Locale.ROOT, "Summary%s%n", result.cancelled() ? " (stopped early)" : "");
+        out.printf(Locale.ROOT, "Summary%s%n", stoppedEarly ? " (stopped early)" : "");
         out.printf(Locale.ROOT, "  events          %,d in %.1f s (%,.0f events/s)%n", events, wallMillis / 1000.0, events * 1000.0 / Math.max(1, wallMillis));
         out.printf(Locale.ROOT, "  window results  %,d%n", console.windowResults());
         out.printf(Locale.ROOT, "  run cycles      %,d%n", console.cycles());

@@ -35,16 +35,29 @@ public final class FactoryDemo {
     /** Where the pipeline's results go. */
     public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late) {}
 
+    /** Where the pipeline's events come from; the source is named {@code factory-floor}. */
+    @FunctionalInterface
+    public interface Input {
+        DataStream<FactoryEvent> events(Pipeline pipeline);
+    }
+
+    /** The simulator, run inside the pipeline. */
     public FactoryDemo(SimulatorConfig sim, int parallelism, Clock clock, Sinks sinks) {
         this.simulator = new FactorySimulator(sim);
         this.pipeline = Pipeline.create(new PipelineConfig().parallelism(parallelism).clock(clock));
-        build(sinks);
+        build(sinks, p -> p.fromSource(simulator, simulator.watermarkStrategy().withIdleness(Duration.ofSeconds(5)), "factory-floor")
+                .uid("factory-floor"));
     }
 
-    private void build(Sinks sinks) {
-        DataStream<FactoryEvent> events = pipeline
-                .fromSource(simulator, simulator.watermarkStrategy().withIdleness(Duration.ofSeconds(5)), "factory-floor")
-                .uid("factory-floor");
+    /** Events from {@code input}, which carries what a simulator of {@code sim} produces (e.g. through Kafka). */
+    public FactoryDemo(SimulatorConfig sim, int parallelism, Clock clock, Sinks sinks, Input input) {
+        this.simulator = new FactorySimulator(sim);
+        this.pipeline = Pipeline.create(new PipelineConfig().parallelism(parallelism).clock(clock));
+        build(sinks, input);
+    }
+
+    private void build(Sinks sinks, Input input) {
+        DataStream<FactoryEvent> events = input.events(pipeline);
         DataStream<SensorReading> readings = events.flatMap(FactoryEvent.readings()).name("readings");
 
         DataStream<WindowValue> vibration = readings
