@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -26,7 +27,10 @@ final class AtLeastOnceKafkaWriter<T> implements CommittingSinkWriter<T, KafkaCo
     @Override
     public void write(T value, long timestamp) throws Exception {
         failures.throwIfFailed();
-        producer.send(serializer.serialize(value, timestamp), failures);
+        ProducerRecord<byte[], byte[]> record = serializer.serialize(value, timestamp);
+        if (record != null) {
+            producer.send(record, failures);
+        }
     }
 
     @Override

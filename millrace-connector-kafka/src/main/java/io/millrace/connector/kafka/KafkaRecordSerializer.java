@@ -7,7 +7,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Turns a sink's element into the Kafka record to write: topic, optional partition and key, value, headers,
  * timestamp. Called on the sink subtask's thread, once per element; {@code timestamp} is the element's event time
- * ({@code Long.MIN_VALUE} when it has none).
+ * ({@code Long.MIN_VALUE} when it has none). A null record writes nothing for the element.
  */
 @FunctionalInterface
 public interface KafkaRecordSerializer<T> extends java.io.Serializable {

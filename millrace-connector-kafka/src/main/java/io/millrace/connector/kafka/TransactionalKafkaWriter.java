@@ -4,6 +4,7 @@ import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.SinkContext;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Exactly once: the records between two checkpoint barriers go into one Kafka transaction of this subtask, opened at
@@ -37,11 +38,15 @@ final class TransactionalKafkaWriter<T> implements CommittingSinkWriter<T, Kafka
     @Override
     public void write(T value, long timestamp) throws Exception {
         failures.throwIfFailed();
+        ProducerRecord<byte[], byte[]> record = serializer.serialize(value, timestamp);
+        if (record == null) {
+            return;
+        }
         if (current == null) {
             current = TransactionalProducer.initialized(properties, ids.of(subtask, next));
             current.producer.beginTransaction();
         }
-        current.producer.send(serializer.serialize(value, timestamp), failures);
+        current.producer.send(record, failures);
     }
 
     @Override

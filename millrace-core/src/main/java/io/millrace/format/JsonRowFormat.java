@@ -1,0 +1,211 @@
+package io.millrace.format;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowBuilder;
+import io.millrace.api.row.RowType;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Objects;
+
+/**
+ * A row as one JSON object, a property per field by the field's name:
+ * {@code {"machine":"m03","celsius":71.5,"at":1733222400000}}.
+ *
+ * <p><b>Reading.</b> The bytes must hold exactly one JSON object (UTF-8). Properties the row type does not name are
+ * ignored. A field that is missing or {@code null} is null in the row if the field is nullable, and an error naming
+ * the field otherwise. {@code BOOLEAN} takes {@code true}/{@code false}; {@code INT} and {@code BIGINT} take
+ * integral numbers in their range; {@code FLOAT} and {@code DOUBLE} take any number; {@code STRING} takes a string;
+ * {@code TIMESTAMP} takes milliseconds since the epoch or an ISO-8601 instant ({@code "2026-12-03T10:15:30.250Z"}).
+ * Anything else is a {@link FormatException} naming the field, what was expected and what was found.
+ *
+ * <p><b>Writing.</b> Every field in order; nulls as {@code null}; timestamps as milliseconds since the epoch.
+ */
+public final class JsonRowFormat implements RowFormat {
+    private static final long serialVersionUID = 1L;
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private final RowType type;
+
+    private JsonRowFormat(RowType type) {
+        this.type = Objects.requireNonNull(type, "type");
+    }
+
+    /** The JSON format of rows of {@code type}. */
+    public static JsonRowFormat of(RowType type) {
+        return new JsonRowFormat(type);
+    }
+
+    @Override
+    public RowType type() {
+        return type;
+    }
+
+    @Override
+    public byte[] encode(Row row) {
+        if (!row.type().equals(type)) {
+            throw new FormatException("JSON format of " + type + " cannot write a row of " + row.type());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + 16 * type.size());
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            for (int i = 0; i < type.size(); i++) {
+                g.writeFieldName(type.name(i));
+                if (row.isNullAt(i)) {
+                    g.writeNull();
+                    continue;
+                }
+                switch (type.type(i)) {
+                    case BOOLEAN -> g.writeBoolean(row.getBoolean(i));
+                    case INT -> g.writeNumber(row.getInt(i));
+                    case BIGINT -> g.writeNumber(row.getLong(i));
+                    case TIMESTAMP -> g.writeNumber(row.getTimestamp(i));
+                    case FLOAT -> g.writeNumber(row.getFloat(i));
+                    case DOUBLE -> g.writeNumber(row.getDouble(i));
+                    case STRING -> g.writeString(row.getString(i));
+                    default -> throw new FormatException("field '" + type.name(i) + "': no JSON form for " + type.type(i));
+                }
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public Row decode(byte[] bytes) {
+        if (bytes == null) {
+            throw new FormatException("no bytes (null) where a JSON object of " + type + " was expected");
+        }
+        RowBuilder row = Row.builder(type);
+        boolean[] seen = new boolean[type.size()];
+        try (JsonParser p = JSON.createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new FormatException("expected a JSON object of " + type.names() + ", found " + describe(p.currentToken()));
+            }
+            for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                int i = type.indexOf(name);
+                if (i < 0) {
+                    p.skipChildren();
+                    continue;
+                }
+                seen[i] = true;
+                if (value == JsonToken.VALUE_NULL) {
+                    setNull(row, i, "is null");
+                } else {
+                    read(p, value, row, i);
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new FormatException("trailing content after the JSON object");
+            }
+        } catch (JsonProcessingException e) {
+            throw new FormatException("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i < seen.length; i++) {
+            if (!seen[i]) {
+                setNull(row, i, "is missing");
+            }
+        }
+        return row.build();
+    }
+
+    private void setNull(RowBuilder row, int i, String what) {
+        if (!type.isNullable(i)) {
+            throw new FormatException("field '" + type.name(i) + "' " + what + " but is NOT NULL (" + type.type(i) + ")");
+        }
+        row.setNull(i);
+    }
+
+    private void read(JsonParser p, JsonToken t, RowBuilder row, int i) throws IOException {
+        FieldType ft = type.type(i);
+        switch (ft) {
+            case BOOLEAN -> {
+                if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+                    throw mismatch(i, "true or false", p, t);
+                }
+                row.setBoolean(i, t == JsonToken.VALUE_TRUE);
+            }
+            case INT -> {
+                if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
+                    throw mismatch(i, "an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE, p, t);
+                }
+                row.setInt(i, p.getIntValue());
+            }
+            case BIGINT -> row.setLong(i, longValue(p, t, i));
+            case TIMESTAMP -> {
+                if (t == JsonToken.VALUE_STRING) {
+                    try {
+                        row.setTimestamp(i, Instant.parse(p.getText()).toEpochMilli());
+                    } catch (DateTimeParseException e) {
+                        throw mismatch(i, "milliseconds since the epoch or an ISO-8601 instant", p, t);
+                    }
+                } else {
+                    row.setTimestamp(i, longValue(p, t, i));
+                }
+            }
+            case FLOAT, DOUBLE -> {
+                if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+                    throw mismatch(i, "a number", p, t);
+                }
+                if (ft == FieldType.FLOAT) {
+                    row.setFloat(i, p.getFloatValue());
+                } else {
+                    row.setDouble(i, p.getDoubleValue());
+                }
+            }
+            case STRING -> {
+                if (t != JsonToken.VALUE_STRING) {
+                    throw mismatch(i, "a string", p, t);
+                }
+                row.setString(i, p.getText());
+            }
+            default -> throw new FormatException("field '" + type.name(i) + "': no JSON form for " + ft);
+        }
+    }
+
+    private long longValue(JsonParser p, JsonToken t, int i) throws IOException {
+        if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw mismatch(i, "an integer from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE, p, t);
+        }
+        return p.getLongValue();
+    }
+
+    private FormatException mismatch(int i, String expected, JsonParser p, JsonToken t) throws IOException {
+        String found = t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY ? describe(t)
+                : t == JsonToken.VALUE_STRING ? "the string \"" + p.getText() + "\"" : describe(t) + " " + p.getText();
+        return new FormatException("field '" + type.name(i) + "' (" + type.type(i) + ") expects " + expected + ", found " + found);
+    }
+
+    private static String describe(JsonToken t) {
+        if (t == null) {
+            return "nothing";
+        }
+        return switch (t) {
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "the number";
+            case VALUE_TRUE, VALUE_FALSE -> "the boolean";
+            case START_ARRAY -> "an array";
+            case START_OBJECT -> "an object";
+            default -> t.asString() == null ? t.name() : t.asString();
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "JSON " + type;
+    }
+}
