@@ -83,11 +83,24 @@ final class KafkaSplitEnumerator implements SplitEnumerator<KafkaPartitionSplit>
         }
     }
 
+    /**
+     * Looks for new partitions. Brokers that do not answer (a restart, a network split) are not an error here: the
+     * discovery is logged and tried again at the next interval, while the readers wait for the brokers themselves.
+     */
     @Override
     public void discover() throws Exception {
-        if (!bounded) {
-            assign(partitions(false), false);
+        if (bounded) {
+            return;
         }
+        List<TopicPartition> found;
+        try {
+            found = partitions(false);
+        } catch (IllegalStateException e) {
+            org.slf4j.LoggerFactory.getLogger(KafkaSplitEnumerator.class).warn("source '{}': partition discovery failed, trying again in {} ms: {}",
+                    context.sourceName(), discoveryMillis, e.getMessage());
+            return;
+        }
+        assign(found, false);
     }
 
     @Override
