@@ -43,6 +43,8 @@ public final class SourceTask extends Task {
     private long maxDrift;
     /** While waiting for the alignment group: the watermark this subtask waits with; else {@code Long.MIN_VALUE}. */
     private long waitingAt = Long.MIN_VALUE;
+    /** Set by the reader's wake-up (any thread) since the last poll: the task must not park. */
+    private volatile boolean readerWoke;
     /** Whether the last turn of the loop waited for the alignment group: a wait of several parks counts once. */
     private boolean aligning;
 
@@ -59,6 +61,12 @@ public final class SourceTask extends Task {
         this.sourceOperatorId = operatorId;
         this.sourceName = name;
         this.sourceParallelism = parallelism;
+    }
+
+    /** The reader has records: wakes the task if it waits for them; thread-safe ({@link io.millrace.api.source.SourceReaderContext#wakeUp}). */
+    void wakeUp() {
+        readerWoke = true;
+        signal.signal();
     }
 
     /** How the splits are stored in checkpoints. */
@@ -146,6 +154,7 @@ public final class SourceTask extends Task {
                 if (alignment != null && waitedForAlignment()) {
                     continue;
                 }
+                readerWoke = false;
                 InputStatus status = source.poll();
                 publishIdle(source.isIdle());
                 publishToAlignment();
@@ -237,7 +246,8 @@ public final class SourceTask extends Task {
 
     @Override
     protected boolean inputAvailable() {
-        // while waiting for the alignment group: whether the lowest caught up between the decision to wait and the park
-        return waitingAt != Long.MIN_VALUE && !alignment.ahead(waitingAt, maxDrift);
+        // the reader woke the task since its last poll; or, while waiting for the alignment group, the lowest caught up
+        // between the decision to wait and the park
+        return readerWoke || waitingAt != Long.MIN_VALUE && !alignment.ahead(waitingAt, maxDrift);
     }
 }

@@ -187,7 +187,7 @@ public final class TaskWiring {
             LogicalNode head = c.head();
             Specs.SourceSpec<Object> spec = (Specs.SourceSpec<Object>) head.spec();
             io.millrace.runtime.operator.OperatorContext ctx = contexts.get(head);
-            SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx));
+            SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx, st));
             SourceOperator<Object> op = new SourceOperator<>(reader, spec.watermarks(), spec.badRecords(), ctx, outputs.get(head));
             SourceSetup setup = sourceSetup(c, (Source<Object, SourceSplit>) spec.source());
             st.setSource(op, outputs.get(head), setup.splitsFor(subtask), OperatorIds.of(head), head.name(), c.parallelism());
@@ -312,8 +312,13 @@ public final class TaskWiring {
         return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1, checkpointing, restoredId, restoredParallelism);
     }
 
-    private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx) {
+    private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx, SourceTask task) {
         return new SourceReaderContext() {
+            @Override
+            public void wakeUp() {
+                task.wakeUp();
+            }
+
             @Override
             public int subtaskIndex() {
                 return ctx.subtaskIndex();
