@@ -3,8 +3,10 @@ package io.millrace.api.source;
 /**
  * Discovers the splits of a source while the job runs (new partitions, new files) and hands them to the source's
  * subtasks through its {@link SplitEnumeratorContext}; it may also take a split away again. One enumerator runs per
- * source and job, on the job's source coordinator thread: {@link #start}, every {@link #discover} and every
- * {@link #snapshotState} are called by that one thread, never at the same time, so an enumerator needs no locks.
+ * source and job, beside the subtasks: {@link #start} on the thread that starts the job, {@link #discover} on the
+ * job's split-discovery thread, {@link #snapshotState} and {@link #notifyCheckpointComplete} on the checkpoint
+ * coordinator's; the runtime makes these calls one at a time (under one lock, so each sees what the previous wrote),
+ * so an enumerator needs no locks of its own.
  *
  * <p>Assignments and checkpoints are ordered: a split assigned before a {@code snapshotState} reaches its reader
  * before the reader snapshots for that checkpoint, and one assigned after does not. So the enumerator's state and
