@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -113,7 +114,16 @@ class KafkaPartitionDiscoveryIT {
         broker().createTopic(prefix + "-not-matching", 1);
         KafkaTestData.write(prefix + "-not-matching", 0, numbers(900, 910), i -> i);
         CollectSink<String> sink = new CollectSink<>();
-        JobHandle job = run(source().topicPattern(java.util.regex.Pattern.quote(prefix) + "\\.[a-z]").build(), sink, null);
+        String brokers = broker().bootstrapServers();
+        // tag::pattern[]
+        KafkaSource<String> lines = KafkaSource.builder(KafkaRecordDeserializer.values(BytesDecoder.utf8()))
+                .bootstrapServers(brokers)
+                .topicPattern(Pattern.quote(prefix) + "\\.[a-z]")    // "<prefix>.a", "<prefix>.b"..., also topics created later
+                .partitionDiscoveryInterval(Duration.ofMillis(200))  // look for new topics and partitions this often
+                .groupId(prefix + "-monitoring")                     // offsets of completed checkpoints are committed here
+                .build();
+        // end::pattern[]
+        JobHandle job = run(lines, sink, null);
         await("the first topic read", sink, 30);
 
         broker().createTopic(prefix + ".b", 1);
