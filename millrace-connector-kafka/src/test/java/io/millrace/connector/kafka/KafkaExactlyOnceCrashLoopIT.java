@@ -121,6 +121,10 @@ class KafkaExactlyOnceCrashLoopIT {
         } finally {
             broker().start();
             during.stopAfterEnd();
+            // the tests after this one find the restarted broker taking writes to a new topic again
+            String probe = KafkaTestData.topic("after-bounce");
+            broker().createTopic(probe, 1);
+            KafkaTestData.write(probe, 0, List.of("ok"), i -> 0L);
         }
         org.slf4j.LoggerFactory.getLogger(KafkaExactlyOnceCrashLoopIT.class).info("runs that failed on the broker's outage: {}", runsEndedByTheirOwnError);
         assertExactlyOnce(out, records, during);
