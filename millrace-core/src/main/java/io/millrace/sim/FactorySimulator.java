@@ -41,6 +41,37 @@ public final class FactorySimulator implements Source<FactoryEvent, MachineGroup
     }
 
     @Override
+    public io.millrace.api.source.VersionedCodec<MachineGroupSplit> splitCodec() {
+        return new MachineGroupSplitCodec();
+    }
+
+    /** Version 1: the split's fields in declaration order. */
+    static final class MachineGroupSplitCodec extends io.millrace.api.source.DataCodec<MachineGroupSplit> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(MachineGroupSplit s, java.io.DataOutputStream out) throws java.io.IOException {
+            out.writeUTF(s.splitId());
+            out.writeInt(s.firstMachine());
+            out.writeInt(s.machineCount());
+            out.writeLong(s.quota());
+            out.writeLong(s.emitted());
+            out.writeLong(s.lastEmitTime());
+            out.writeLong(s.lastSlot());
+        }
+
+        @Override
+        protected MachineGroupSplit read(int version, java.io.DataInputStream in) throws java.io.IOException {
+            return new MachineGroupSplit(in.readUTF(), in.readInt(), in.readInt(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        }
+    }
+
+    @Override
     public Boundedness boundedness() {
         return config.isBounded() ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
     }

@@ -62,4 +62,27 @@ public record KafkaPartitionSplit(String topic, int partition, long nextOffset, 
     boolean bounded() {
         return stopOffset != UNBOUNDED;
     }
+
+    /** Version 1: topic (UTF), partition (int), next offset (long), stop offset (long). */
+    static final class Codec extends io.millrace.api.source.DataCodec<KafkaPartitionSplit> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(KafkaPartitionSplit s, java.io.DataOutputStream out) throws java.io.IOException {
+            out.writeUTF(s.topic());
+            out.writeInt(s.partition());
+            out.writeLong(s.nextOffset());
+            out.writeLong(s.stopOffset());
+        }
+
+        @Override
+        protected KafkaPartitionSplit read(int version, java.io.DataInputStream in) throws java.io.IOException {
+            return new KafkaPartitionSplit(in.readUTF(), in.readInt(), in.readLong(), in.readLong());
+        }
+    }
 }

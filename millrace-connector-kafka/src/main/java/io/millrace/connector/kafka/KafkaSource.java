@@ -1,27 +1,27 @@
 package io.millrace.connector.kafka;
 
 import io.millrace.api.source.Boundedness;
+import io.millrace.api.source.EnumeratorCheckpoint;
 import io.millrace.api.source.Source;
 import io.millrace.api.source.SourceReader;
 import io.millrace.api.source.SourceReaderContext;
+import io.millrace.api.source.SplitEnumerator;
+import io.millrace.api.source.SplitEnumeratorContext;
+import io.millrace.api.source.VersionedCodec;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Reads Kafka topics. Every partition of the listed topics is a {@link KafkaPartitionSplit}; the partitions found when
- * the job starts are spread over the source's subtasks (partitions created later are not read). A reader consumes
+ * Reads Kafka topics, listed or matching a pattern. Every partition is a {@link KafkaPartitionSplit}; the source's
+ * enumerator ({@link KafkaSplitEnumerator}) finds them at the start and every {@code partitionDiscoveryInterval}
+ * while the job runs, and hands each to one subtask. A reader consumes
  * its partitions with a {@code read_committed} consumer by default, so records of open or aborted transactions are
  * never seen, and emits each record with the record's timestamp as the source timestamp, per partition (a partition
  * is a split for watermarks and idleness). The offsets reached are stored in every checkpoint and a restored job
@@ -33,8 +33,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * }</pre>
  */
 public final class KafkaSource<T> implements Source<T, KafkaPartitionSplit> {
+    static final Duration DEFAULT_DISCOVERY_INTERVAL = Duration.ofSeconds(30);
     private final KafkaRecordDeserializer<T> deserializer;
     private final List<String> topics;
+    private final String pattern;
+    private final long discoveryMillis;
     private final StartingOffsets startingOffsets;
     private final boolean bounded;
     private final LinkedHashMap<String, String> properties;
@@ -42,6 +45,8 @@ public final class KafkaSource<T> implements Source<T, KafkaPartitionSplit> {
     private KafkaSource(Builder<T> b) {
         this.deserializer = b.deserializer;
         this.topics = List.copyOf(b.topics);
+        this.pattern = b.pattern == null ? null : b.pattern.pattern();
+        this.discoveryMillis = b.discoveryInterval.toMillis();
         this.startingOffsets = b.startingOffsets;
         this.bounded = b.bounded;
         this.properties = new LinkedHashMap<>(b.properties);
@@ -57,39 +62,28 @@ public final class KafkaSource<T> implements Source<T, KafkaPartitionSplit> {
     }
 
     /**
-     * One split per partition of the topics, ordered by topic and partition, each at its starting offset marker.
-     *
-     * @throws IllegalArgumentException naming the topic when a topic does not exist
-     * @throws IllegalStateException naming {@code bootstrap.servers} when the brokers cannot be reached
+     * The enumerator that finds the partitions and hands them out: at the start (failing, naming the topic, when a
+     * listed topic does not exist, or naming {@code bootstrap.servers} when the brokers cannot be reached), then every
+     * {@code partitionDiscoveryInterval} unless the source is bounded.
      */
     @Override
-    public List<KafkaPartitionSplit> createSplits(int parallelism) throws Exception {
+    public SplitEnumerator<KafkaPartitionSplit> createEnumerator(SplitEnumeratorContext<KafkaPartitionSplit> context,
+            EnumeratorCheckpoint restored) throws Exception {
+        if (restored != null && restored.version() != KafkaSplitEnumerator.STATE_VERSION) {
+            throw new IllegalStateException("Kafka source '" + context.sourceName() + "': the checkpoint's enumerator state has version "
+                    + restored.version() + "; this release reads version " + KafkaSplitEnumerator.STATE_VERSION);
+        }
         Map<String, Object> adminProps = new LinkedHashMap<>(properties);
         adminProps.keySet().removeIf(k -> !AdminClientConfig.configNames().contains(k));
         adminProps.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
-        List<KafkaPartitionSplit> splits = new ArrayList<>();
-        long stop = bounded ? KafkaPartitionSplit.LATEST : KafkaPartitionSplit.UNBOUNDED;
-        try (Admin admin = Admin.create(adminProps)) {
-            for (String topic : topics) {
-                TopicDescription d;
-                try {
-                    d = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic);
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                        throw new IllegalArgumentException("Kafka source: topic '" + topic + "' does not exist on "
-                                + properties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG), e.getCause());
-                    }
-                    throw new IllegalStateException("Kafka source: could not describe topic '" + topic + "' on bootstrap.servers="
-                            + properties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + ": " + e.getCause(), e.getCause());
-                } catch (TimeoutException e) {
-                    throw new IllegalStateException("Kafka source: no answer from bootstrap.servers="
-                            + properties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + " within 60 s describing topic '" + topic + "'", e);
-                }
-                d.partitions().stream().sorted(Comparator.comparingInt(p -> p.partition())).forEach(p -> splits.add(
-                        new KafkaPartitionSplit(topic, p.partition(), startingOffsets.of(new org.apache.kafka.common.TopicPartition(topic, p.partition())), stop)));
-            }
-        }
-        return splits;
+        adminProps.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, context.sourceName() + "-enumerator");
+        return new KafkaSplitEnumerator(context, topics, pattern == null ? null : Pattern.compile(pattern), startingOffsets, bounded,
+                discoveryMillis, adminProps, properties.get(ConsumerConfig.GROUP_ID_CONFIG), restored == null ? null : restored.state());
+    }
+
+    @Override
+    public VersionedCodec<KafkaPartitionSplit> splitCodec() {
+        return new KafkaPartitionSplit.Codec();
     }
 
     @Override
@@ -103,6 +97,8 @@ public final class KafkaSource<T> implements Source<T, KafkaPartitionSplit> {
     public static final class Builder<T> {
         private final KafkaRecordDeserializer<T> deserializer;
         private final List<String> topics = new ArrayList<>();
+        private Pattern pattern;
+        private Duration discoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
         private StartingOffsets startingOffsets = StartingOffsets.earliest();
         private boolean bounded;
         private final LinkedHashMap<String, String> properties = new LinkedHashMap<>();
@@ -128,7 +124,40 @@ public final class KafkaSource<T> implements Source<T, KafkaPartitionSplit> {
             return this;
         }
 
-        /** The consumer group: needed for {@link StartingOffsets#committed()}. */
+        /**
+         * Reads every topic whose whole name matches {@code regex} ({@link Pattern} syntax), also topics created while
+         * the job runs (found at the next partition discovery). Instead of {@link #topics}.
+         */
+        public Builder<T> topicPattern(String regex) {
+            if (regex == null || regex.isBlank()) {
+                throw new IllegalArgumentException("Kafka source: option 'topicPattern' must not be empty");
+            }
+            try {
+                this.pattern = Pattern.compile(regex);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new IllegalArgumentException("Kafka source: option 'topicPattern' is not a regular expression: " + e.getMessage(), e);
+            }
+            return this;
+        }
+
+        /**
+         * How often the source looks for new partitions and, with {@link #topicPattern}, new topics; found ones are
+         * read from their earliest offset. Default 30 s; {@link Duration#ZERO}: never (the partitions found at the
+         * start are all that is read). A bounded source never looks again.
+         */
+        public Builder<T> partitionDiscoveryInterval(Duration interval) {
+            if (interval == null || interval.isNegative()) {
+                throw new IllegalArgumentException("Kafka source: option 'partitionDiscoveryInterval' must be zero or positive, was " + interval);
+            }
+            this.discoveryInterval = interval;
+            return this;
+        }
+
+        /**
+         * The consumer group ({@code group.id}): needed for {@link StartingOffsets#committed()}. With a group, the
+         * offsets of each completed checkpoint are committed to it, for monitoring tools; a restored job never reads
+         * them (it continues from its checkpoint).
+         */
         public Builder<T> groupId(String group) {
             return property(ConsumerConfig.GROUP_ID_CONFIG, group);
         }
@@ -170,8 +199,11 @@ public final class KafkaSource<T> implements Source<T, KafkaPartitionSplit> {
             if (!properties.containsKey(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
                 throw new IllegalArgumentException("Kafka source: option 'bootstrapServers' is required");
             }
-            if (topics.isEmpty()) {
-                throw new IllegalArgumentException("Kafka source: option 'topics' is required: name at least one topic");
+            if (topics.isEmpty() && pattern == null) {
+                throw new IllegalArgumentException("Kafka source: option 'topics' is required: name at least one topic (or give 'topicPattern')");
+            }
+            if (!topics.isEmpty() && pattern != null) {
+                throw new IllegalArgumentException("Kafka source: give either option 'topics' or 'topicPattern', not both");
             }
             if (startingOffsets.needsGroup() && !properties.containsKey(ConsumerConfig.GROUP_ID_CONFIG)) {
                 throw new IllegalArgumentException("Kafka source: starting from committed offsets needs option 'groupId'");

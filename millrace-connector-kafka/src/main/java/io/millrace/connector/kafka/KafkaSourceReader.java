@@ -32,6 +32,10 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     private final Map<TopicPartition, Partition<T>> partitions = new LinkedHashMap<>();
     private ReaderOutput<T> output;
     private int unfinished;
+    private boolean noMoreSplits;
+    private final boolean commitOffsets;
+    /** Offsets of each checkpoint not yet completed, to commit to the group when it completes. */
+    private final java.util.TreeMap<Long, Map<TopicPartition, OffsetAndMetadata>> pendingCommits = new java.util.TreeMap<>();
 
     /** The reader's view of one split. */
     private static final class Partition<T> {
@@ -52,6 +56,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
         Map<String, Object> props = new LinkedHashMap<>(properties);
         props.put("enable.auto.commit", "false");
         this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.commitOffsets = props.get("group.id") != null;
         this.deserializer = deserializer;
         this.bounded = bounded;
     }
@@ -63,6 +68,9 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
             Partition<T> p = new Partition<>(s);
             if (partitions.putIfAbsent(p.tp, p) != null) {
                 throw new IllegalStateException("Kafka partition " + p.id + " was assigned twice to one reader");
+            }
+            if (output != null) {
+                p.out = output.split(p.id);
             }
             added.add(p);
         }
@@ -121,7 +129,60 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     }
 
     @Override
-    public void noMoreSplits() {}
+    public void noMoreSplits() {
+        noMoreSplits = true;
+    }
+
+    @Override
+    public void removeSplits(List<String> splitIds) {
+        Set<String> gone = new HashSet<>(splitIds);
+        boolean removed = partitions.values().removeIf(p -> {
+            if (gone.contains(p.id)) {
+                if (p.split.bounded() && !p.done) {
+                    unfinished--;
+                }
+                return true;
+            }
+            return false;
+        });
+        if (removed) {
+            consumer.assign(partitions.keySet());
+        }
+    }
+
+    /** Remembers the offsets of the checkpoint, to commit them to the consumer group when it completes. */
+    @Override
+    public List<KafkaPartitionSplit> snapshotState(long checkpointId) {
+        List<KafkaPartitionSplit> snapshot = snapshotState();
+        if (commitOffsets) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
+            for (KafkaPartitionSplit s : snapshot) {
+                if (s.nextOffset() >= 0) {
+                    offsets.put(s.topicPartition(), new OffsetAndMetadata(s.nextOffset()));
+                }
+            }
+            pendingCommits.put(checkpointId, offsets);
+        }
+        return snapshot;
+    }
+
+    /**
+     * Commits the offsets of the checkpoint to the consumer group, asynchronously: for monitoring (consumer lag);
+     * a failed commit is logged and the next completed checkpoint commits again.
+     */
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = pendingCommits.get(checkpointId);
+        pendingCommits.headMap(checkpointId, true).clear();
+        if (offsets != null && !offsets.isEmpty()) {
+            consumer.commitAsync(offsets, (committed, e) -> {
+                if (e != null) {
+                    org.slf4j.LoggerFactory.getLogger(KafkaSourceReader.class).warn("committing offsets of checkpoint {} to group {} failed: {}",
+                            checkpointId, consumer.groupMetadata().groupId(), e.toString());
+                }
+            });
+        }
+    }
 
     @Override
     public InputStatus pollNext(ReaderOutput<T> out) throws Exception {
@@ -131,7 +192,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
                 p.out = out.split(p.id);
             }
         }
-        if (bounded && unfinished == 0) {
+        if (bounded && noMoreSplits && unfinished == 0) {
             return InputStatus.END_OF_INPUT;
         }
         if (partitions.isEmpty()) {
@@ -150,7 +211,7 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
         if (bounded) {
             checkEnds();
         }
-        if (bounded && unfinished == 0) {
+        if (bounded && noMoreSplits && unfinished == 0) {
             return InputStatus.END_OF_INPUT;
         }
         return records.isEmpty() ? InputStatus.NOTHING_AVAILABLE : InputStatus.MORE_AVAILABLE;

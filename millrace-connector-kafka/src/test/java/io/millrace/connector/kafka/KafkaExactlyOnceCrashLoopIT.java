@@ -49,15 +49,7 @@ class KafkaExactlyOnceCrashLoopIT {
     void whenKilledTwentyTimes_thenAReadCommittedConsumerSeesEveryRecordExactlyOnceInOrderPerPartition_andNoTransactionIsLeftOpen() throws Exception {
         String in = KafkaTestData.topic("copy-in");
         String out = KafkaTestData.topic("copy-out");
-        broker().createTopic(in, PARTITIONS);
-        broker().createTopic(out, PARTITIONS);
-        try (KafkaProducer<byte[], byte[]> p = KafkaTestData.producer(Map.of())) {
-            for (int i = 0; i < RECORDS; i++) {
-                int partition = i % PARTITIONS;
-                p.send(new ProducerRecord<>(in, partition, null, KafkaTestData.bytes(partition + ":" + i / PARTITIONS)));
-            }
-            p.flush();
-        }
+        writeInput(in, out, RECORDS);
 
         ConcurrentReader during = new ConcurrentReader(out);
         during.start();
@@ -85,10 +77,84 @@ class KafkaExactlyOnceCrashLoopIT {
         assertThat(killed).as("kills before the job could finish").isEqualTo(KILLS);
         assertThat(Files.readString(dir.resolve("job.log"))).contains("FINISHED");
 
+        assertExactlyOnce(out, RECORDS, during);
+    }
+
+    /**
+     * The broker is SIGKILLed and started again while the job runs (between kills of the job): the job's producers
+     * and consumers wait for it or the job fails and is started again from its checkpoint directory; either way a
+     * read_committed consumer sees every record once, in order per partition, and no transaction is left open.
+     */
+    @Test
+    void whenTheBrokerIsBouncedMidRun_thenTheOutputIsStillExactlyOnceInOrderPerPartition_andNoTransactionIsLeftOpen() throws Exception {
+        int records = 30_000;
+        String in = KafkaTestData.topic("bounce-in");
+        String out = KafkaTestData.topic("bounce-out");
+        writeInput(in, out, records);
+        ConcurrentReader during = new ConcurrentReader(out);
+        during.start();
+        int runsEndedByTheirOwnError = 0;
+        try {
+            Process job = start(in, out, MICROS_PER_RECORD);
+            killAfter(job, 3000);
+            job = start(in, out, MICROS_PER_RECORD);
+            assertThat(job.waitFor(2000, TimeUnit.MILLISECONDS)).as("the job still runs when the broker goes down").isFalse();
+            broker().stop();
+            try {
+                job.waitFor(3000, TimeUnit.MILLISECONDS); // the broker stays down this long, or until the job gives up
+            } finally {
+                broker().start();
+            }
+            if (job.waitFor(3000, TimeUnit.MILLISECONDS)) {
+                runsEndedByTheirOwnError += job.exitValue() == 0 ? 0 : 1; // failed on the outage: started again below, from its checkpoint
+            } else {
+                job.destroyForcibly();
+                assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            }
+            job = start(in, out, MICROS_PER_RECORD);
+            killAfter(job, 2500);
+            int beforeLast = during.size();
+            assertThat(beforeLast).as("records committed before the last run: the bounce and kills fell mid-stream").isBetween(1, records - 1);
+            Process last = start(in, out, 0);
+            assertThat(last.waitFor(90, TimeUnit.SECONDS)).as("the last run finishes, see %s", dir.resolve("job.log")).isTrue();
+            assertThat(last.exitValue()).as("exit code of the last run, see %s", dir.resolve("job.log")).isZero();
+        } finally {
+            broker().start();
+            during.stopAfterEnd();
+            // the tests after this one find the restarted broker taking writes to a new topic again
+            String probe = KafkaTestData.topic("after-bounce");
+            broker().createTopic(probe, 1);
+            KafkaTestData.write(probe, 0, List.of("ok"), i -> 0L);
+        }
+        org.slf4j.LoggerFactory.getLogger(KafkaExactlyOnceCrashLoopIT.class).info("runs that failed on the broker's outage: {}", runsEndedByTheirOwnError);
+        assertExactlyOnce(out, records, during);
+    }
+
+    private static void killAfter(Process job, long millis) throws InterruptedException {
+        if (job.waitFor(millis, TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("the job ended before it was killed, exit code " + job.exitValue());
+        }
+        job.destroyForcibly(); // SIGKILL
+        assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private static void writeInput(String in, String out, int records) throws Exception {
+        broker().createTopic(in, PARTITIONS);
+        broker().createTopic(out, PARTITIONS);
+        try (KafkaProducer<byte[], byte[]> p = KafkaTestData.producer(Map.of())) {
+            for (int i = 0; i < records; i++) {
+                int partition = i % PARTITIONS;
+                p.send(new ProducerRecord<>(in, partition, null, KafkaTestData.bytes(partition + ":" + i / PARTITIONS)));
+            }
+            p.flush();
+        }
+    }
+
+    private static void assertExactlyOnce(String out, int records, ConcurrentReader during) throws Exception {
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> committed = KafkaTestData.readCommitted(out);
         for (int part = 0; part < PARTITIONS; part++) {
             List<String> expected = new ArrayList<>();
-            for (int seq = 0; seq < RECORDS / PARTITIONS; seq++) {
+            for (int seq = 0; seq < records / PARTITIONS; seq++) {
                 expected.add(seq + ":" + (seq + 1));
             }
             assertThat(committed.get(part).stream().map(r -> KafkaTestData.text(r.value())).toList())

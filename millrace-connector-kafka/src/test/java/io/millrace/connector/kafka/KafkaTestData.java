@@ -41,11 +41,16 @@ final class KafkaTestData {
 
     /** Writes {@code values} as UTF-8 to the given partition, key "k<value>", record timestamp {@code timestamp(i)}. */
     static void write(String topic, int partition, List<String> values, java.util.function.IntToLongFunction timestamp) throws Exception {
-        try (KafkaProducer<byte[], byte[]> p = producer(Map.of())) {
+        // one request in flight: a first batch refused (a partition whose leader is not known yet) is not overtaken
+        try (KafkaProducer<byte[], byte[]> p = producer(Map.of(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1))) {
+            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new java.util.ArrayList<>();
             for (int i = 0; i < values.size(); i++) {
-                p.send(new ProducerRecord<>(topic, partition, timestamp.applyAsLong(i), bytes("k" + values.get(i)), bytes(values.get(i))));
+                sent.add(p.send(new ProducerRecord<>(topic, partition, timestamp.applyAsLong(i), bytes("k" + values.get(i)), bytes(values.get(i)))));
             }
             p.flush();
+            for (var f : sent) {
+                f.get(); // a record the broker did not take fails the test here, not later as a missing record
+            }
         }
     }
 

@@ -24,6 +24,31 @@ public final class CollectionSource<T> implements Source<T, CollectionSource.Pos
     }
 
     @Override
+    public io.millrace.api.source.VersionedCodec<Position> splitCodec() {
+        return new PositionCodec();
+    }
+
+    /** Version 1: the split's fields in declaration order. */
+    static final class PositionCodec extends io.millrace.api.source.DataCodec<Position> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(Position s, java.io.DataOutputStream out) throws java.io.IOException {
+            out.writeInt(s.next());
+        }
+
+        @Override
+        protected Position read(int version, java.io.DataInputStream in) throws java.io.IOException {
+            return new Position(in.readInt());
+        }
+    }
+
+    @Override
     public Boundedness boundedness() {
         return Boundedness.BOUNDED;
     }

@@ -12,4 +12,10 @@ public interface SourceReaderContext {
 
     /** Name of the source operator, for error messages. */
     String sourceName();
+
+    /**
+     * Wakes the subtask so that it polls the reader soon; safe from any thread (a client library's callback). Used
+     * by readers whose {@link SourceReader#nanosUntilAvailable()} returns {@link Long#MAX_VALUE}. Default: nothing.
+     */
+    default void wakeUp() {}
 }

@@ -71,6 +71,33 @@ public final class FileSource<T> implements Source<T, FileSplit> {
     }
 
     @Override
+    public io.millrace.api.source.VersionedCodec<FileSplit> splitCodec() {
+        return new FileSplitCodec();
+    }
+
+    /** Version 1: the split's fields in declaration order. */
+    static final class FileSplitCodec extends io.millrace.api.source.DataCodec<FileSplit> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(FileSplit s, java.io.DataOutputStream out) throws java.io.IOException {
+            out.writeUTF(s.path());
+            out.writeLong(s.offset());
+            out.writeLong(s.line());
+        }
+
+        @Override
+        protected FileSplit read(int version, java.io.DataInputStream in) throws java.io.IOException {
+            return new FileSplit(in.readUTF(), in.readLong(), in.readLong());
+        }
+    }
+
+    @Override
     public Boundedness boundedness() {
         return Boundedness.BOUNDED;
     }

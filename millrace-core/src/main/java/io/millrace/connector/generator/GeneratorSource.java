@@ -61,6 +61,34 @@ public final class GeneratorSource<T> implements Source<T, IndexRange> {
     }
 
     @Override
+    public io.millrace.api.source.VersionedCodec<IndexRange> splitCodec() {
+        return new IndexRangeCodec();
+    }
+
+    /** Version 1: the split's fields in declaration order. */
+    static final class IndexRangeCodec extends io.millrace.api.source.DataCodec<IndexRange> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(IndexRange s, java.io.DataOutputStream out) throws java.io.IOException {
+            out.writeUTF(s.splitId());
+            out.writeLong(s.next());
+            out.writeLong(s.end());
+            out.writeLong(s.stride());
+        }
+
+        @Override
+        protected IndexRange read(int version, java.io.DataInputStream in) throws java.io.IOException {
+            return new IndexRange(in.readUTF(), in.readLong(), in.readLong(), in.readLong());
+        }
+    }
+
+    @Override
     public Boundedness boundedness() {
         return count < 0 ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
     }

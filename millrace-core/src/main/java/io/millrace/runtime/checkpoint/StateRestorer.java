@@ -7,7 +7,6 @@ import io.millrace.runtime.state.StateHandle;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,21 +140,9 @@ public final class StateRestorer {
         return mine;
     }
 
-    @SuppressWarnings("unchecked")
     private List<Serializable> readItems(StateHandle handle) throws IOException {
-        try (ObjectInputStream in = new ObjectInputStream(storage.openStateFile(handle)) {
-            @Override
-            protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-                try {
-                    return Class.forName(desc.getName(), false, Thread.currentThread().getContextClassLoader());
-                } catch (ClassNotFoundException e) {
-                    return super.resolveClass(desc);
-                }
-            }
-        }) {
-            return (List<Serializable>) in.readObject();
-        } catch (ClassNotFoundException e) {
-            throw new IOException("state file " + handle.path() + " names a class that is not on the class path: " + e.getMessage(), e);
+        try (InputStream in = storage.openStateFile(handle)) {
+            return OperatorStateFormat.read(in, handle.path().toString());
         }
     }
 

@@ -74,9 +74,22 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
             thread.setDaemon(true);
             thread.start();
         }
+        wired.sources().start(jobName, this::sourceCoordinationFailed);
         if (coordinator != null) {
             coordinator.start();
         }
+    }
+
+    private void sourceCoordinationFailed(Throwable cause) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = cause;
+                failedTask = "split enumerator";
+            } else if (failure != cause) {
+                failure.addSuppressed(cause);
+            }
+        }
+        cancel();
     }
 
     /** Waits for every task to stop; returns false if {@code timeoutMillis} passed first (negative: no bound). */
@@ -107,6 +120,7 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
         if (coordinator != null) {
             coordinator.stop();
         }
+        wired.sources().close();
         if (snapshotWriter != null) {
             snapshotWriter.shutdown();
             try {
@@ -197,15 +211,26 @@ final class JobAttempt implements TaskHost, CheckpointCoordinator.TaskGateway {
 
     @Override
     public void triggerSources(long checkpointId, long timestamp, boolean savepoint) {
-        for (Task t : wired.tasks()) {
-            if (t instanceof SourceTask s) {
-                s.triggerCheckpoint(checkpointId, savepoint);
-            }
+        try {
+            wired.sources().triggerCheckpoint(checkpointId, () -> {
+                for (Task t : wired.tasks()) {
+                    if (t instanceof SourceTask s) {
+                        s.triggerCheckpoint(checkpointId, savepoint);
+                    }
+                }
+            });
+        } catch (Exception e) {
+            sourceCoordinationFailed(new IllegalStateException("checkpoint " + checkpointId + ": a split enumerator failed to snapshot: " + e, e));
         }
     }
 
     @Override
     public void notifyComplete(long checkpointId) {
+        try {
+            wired.sources().notifyCheckpointComplete(checkpointId);
+        } catch (Exception e) {
+            sourceCoordinationFailed(new IllegalStateException("checkpoint " + checkpointId + ": a split enumerator failed on its completion: " + e, e));
+        }
         for (Task t : wired.tasks()) {
             t.notifyCheckpointComplete(checkpointId);
         }

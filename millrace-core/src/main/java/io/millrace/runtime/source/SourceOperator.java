@@ -78,13 +78,47 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         return emittedWatermark;
     }
 
-    public void start(List<SourceSplit> assigned) {
+    /**
+     * Hands the reader its first splits; {@code noMoreSplits}: the source has a fixed set of splits (no enumerator),
+     * so the reader is told at once that no more will come.
+     */
+    public void start(List<SourceSplit> assigned, boolean noMoreSplits) {
+        addSplits(assigned);
+        if (noMoreSplits) {
+            reader.noMoreSplits();
+        }
+    }
+
+    /** Splits the enumerator assigned while the job runs. */
+    public void addSplits(List<SourceSplit> assigned) {
         reader.addSplits(assigned);
-        reader.noMoreSplits();
         long now = clock.millis();
         for (SourceSplit s : assigned) {
-            splitState(s.splitId()).lastActivity = now;
+            SplitWatermarks<T> state = splitState(s.splitId());
+            state.lastActivity = now;
+            state.released = false;
         }
+    }
+
+    /** Splits the enumerator took away: the reader drops them and they no longer hold back the watermark. */
+    public void removeSplits(List<String> splitIds) {
+        reader.removeSplits(splitIds);
+        for (String id : splitIds) {
+            SplitWatermarks<T> s = splits.remove(id);
+            if (s != null) {
+                splitList.remove(s);
+            }
+        }
+    }
+
+    /** The enumerator will assign no more splits to this subtask. */
+    public void noMoreSplits() {
+        reader.noMoreSplits();
+    }
+
+    /** The checkpoint completed; the reader may commit upstream. */
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        reader.notifyCheckpointComplete(checkpointId);
     }
 
     /** After a poll found nothing: the reader's estimate of nanoseconds until records come, or -1. */
@@ -145,8 +179,8 @@ public final class SourceOperator<T> implements ReaderOutput<T> {
         return idle;
     }
 
-    public List<SourceSplit> snapshotSplits() {
-        return reader.snapshotState();
+    public List<SourceSplit> snapshotSplits(long checkpointId) {
+        return reader.snapshotState(checkpointId);
     }
 
     public void close() throws Exception {

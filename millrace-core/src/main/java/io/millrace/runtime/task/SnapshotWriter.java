@@ -2,6 +2,7 @@ package io.millrace.runtime.task;
 
 import io.millrace.runtime.checkpoint.CheckpointMetadata.SubtaskSnapshot;
 import io.millrace.runtime.checkpoint.CheckpointStorage;
+import io.millrace.runtime.checkpoint.OperatorStateFormat;
 import io.millrace.runtime.checkpoint.SubtaskAck;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateSnapshot;
@@ -11,7 +12,6 @@ import io.millrace.runtime.state.SnapshotFiles;
 import io.millrace.runtime.state.StateHandle;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,9 +82,7 @@ final class SnapshotWriter {
             StateHandle op = null;
             if (c.items() != null && !c.items().isEmpty()) {
                 try (SnapshotFiles.StateFileWriter w = storage.createStateFile(checkpointId, c.operatorId() + "-" + c.subtask() + ".op")) {
-                    ObjectOutputStream out = new ObjectOutputStream(w.stream());
-                    out.writeObject(new ArrayList<>(c.items()));
-                    out.flush();
+                    OperatorStateFormat.write(c.items(), w.stream());
                     op = w.closeAndGetHandle();
                 }
                 bytes += op.size();

@@ -20,6 +20,8 @@ import java.util.List;
  */
 public final class SourceTask extends Task {
     private static final long NOTHING_AVAILABLE_PARK_NANOS = 1_000_000L;
+    /** Longest park for a reader that wakes its task itself: idleness and processing time are still looked at this often. */
+    static final long WAKE_UP_PARK_NANOS = 50_000_000L;
     /** Longest park while paused: the source looks at its mailbox (checkpoint triggers) at least this often. */
     private static final long PAUSE_PARK_NANOS = 1_000_000L;
     /** Longest park while ahead of the alignment group; the member that lets it go on wakes it sooner. */
@@ -27,6 +29,11 @@ public final class SourceTask extends Task {
     private SourceOperator<Object> source;
     private Output<Object> sourceOutput;
     private List<SourceSplit> splits;
+    private SplitCodecs codecs;
+    private boolean fixedSplits = true;
+    /** The enumerator's state for the checkpoint of that id, handed over just before the checkpoint's trigger. */
+    private long enumeratorCheckpoint = -1;
+    private io.millrace.runtime.checkpoint.VersionedBytes enumeratorState;
     private String sourceOperatorId;
     private String sourceName;
     private int sourceParallelism;
@@ -36,6 +43,8 @@ public final class SourceTask extends Task {
     private long maxDrift;
     /** While waiting for the alignment group: the watermark this subtask waits with; else {@code Long.MIN_VALUE}. */
     private long waitingAt = Long.MIN_VALUE;
+    /** Set by the reader's wake-up (any thread) since the last poll: the task must not park. */
+    private volatile boolean readerWoke;
     /** Whether the last turn of the loop waited for the alignment group: a wait of several parks counts once. */
     private boolean aligning;
 
@@ -45,12 +54,52 @@ public final class SourceTask extends Task {
 
     void setSource(SourceOperator<Object> source, Output<Object> output, List<SourceSplit> splits, String operatorId, String name, int parallelism) {
         this.source = source;
+        addCheckpointListener(source::notifyCheckpointComplete);
         source.beforeWatermark(this::watermarkStarts);
         this.sourceOutput = output;
         this.splits = splits;
         this.sourceOperatorId = operatorId;
         this.sourceName = name;
         this.sourceParallelism = parallelism;
+    }
+
+    /** The reader has records: wakes the task if it waits for them; thread-safe ({@link io.millrace.api.source.SourceReaderContext#wakeUp}). */
+    void wakeUp() {
+        readerWoke = true;
+        signal.signal();
+    }
+
+    /** How the splits are stored in checkpoints. */
+    void splitCodecs(SplitCodecs codecs) {
+        this.codecs = codecs;
+    }
+
+    /** The source has an enumerator: the reader is not told at start that no more splits will come. */
+    void dynamicSplits() {
+        this.fixedSplits = false;
+    }
+
+    /** Splits the enumerator assigned; thread-safe (a mail, after the mails posted before it). */
+    void assignSplits(List<SourceSplit> assigned) {
+        post(() -> source.addSplits(assigned));
+    }
+
+    /** Splits the enumerator took away; thread-safe. */
+    void removeSplits(List<String> splitIds) {
+        post(() -> source.removeSplits(splitIds));
+    }
+
+    /** The enumerator assigns this subtask no more splits; thread-safe. */
+    void noMoreSplits() {
+        post(() -> source.noMoreSplits());
+    }
+
+    /** The enumerator's state for checkpoint {@code checkpointId}, posted just before that checkpoint's trigger; thread-safe. */
+    void enumeratorState(long checkpointId, io.millrace.runtime.checkpoint.VersionedBytes state) {
+        post(() -> {
+            enumeratorCheckpoint = checkpointId;
+            enumeratorState = state;
+        });
     }
 
     /** Makes this source read only while its watermark is at most {@code maxDriftMillis} ahead of the lowest in {@code group}. */
@@ -80,16 +129,21 @@ public final class SourceTask extends Task {
     }
 
     @Override
-    protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) {
+    protected void captureSourceState(long checkpointId, List<SnapshotWriter.Captured> captured) throws Exception {
+        List<java.io.Serializable> items = new java.util.ArrayList<>(codecs.encode(source.snapshotSplits(checkpointId)));
+        if (enumeratorState != null && enumeratorCheckpoint == checkpointId) {
+            items.add(enumeratorState);
+        }
+        enumeratorState = null;
         captured.add(new SnapshotWriter.Captured(sourceOperatorId, sourceName, sourceParallelism, subtask, null, null,
-                source.snapshotSplits(), source.emittedWatermark()));
+                items, source.emittedWatermark()));
     }
 
     @Override
     protected void runLoop() throws Exception {
         try {
             source.restoreWatermark(restoredWatermark);
-            source.start(splits);
+            source.start(splits, fixedSplits);
             publishToAlignment();
             while (!host.cancelled()) {
                 runMailsAndTimers();
@@ -100,6 +154,7 @@ public final class SourceTask extends Task {
                 if (alignment != null && waitedForAlignment()) {
                     continue;
                 }
+                readerWoke = false;
                 InputStatus status = source.poll();
                 publishIdle(source.isIdle());
                 publishToAlignment();
@@ -113,8 +168,7 @@ public final class SourceTask extends Task {
                 }
                 if (status == InputStatus.NOTHING_AVAILABLE) {
                     long held = beforeWaiting();
-                    long expected = source.nanosUntilAvailable();
-                    idleWait(Math.min(held, expected >= 0 ? Math.min(expected, NOTHING_AVAILABLE_PARK_NANOS) : NOTHING_AVAILABLE_PARK_NANOS));
+                    idleWait(Math.min(held, parkNanos(source.nanosUntilAvailable())));
                 } else {
                     flushIfDue();
                 }
@@ -123,6 +177,14 @@ public final class SourceTask extends Task {
             leaveAlignment();
             source.close();
         }
+    }
+
+    /** How long to wait for a reader that found nothing and expects records in {@code expected} ns (-1: unknown). */
+    static long parkNanos(long expected) {
+        if (expected == Long.MAX_VALUE) {
+            return WAKE_UP_PARK_NANOS;
+        }
+        return expected >= 0 ? Math.min(expected, NOTHING_AVAILABLE_PARK_NANOS) : NOTHING_AVAILABLE_PARK_NANOS;
     }
 
     private void publishToAlignment() {
@@ -184,7 +246,8 @@ public final class SourceTask extends Task {
 
     @Override
     protected boolean inputAvailable() {
-        // while waiting for the alignment group: whether the lowest caught up between the decision to wait and the park
-        return waitingAt != Long.MIN_VALUE && !alignment.ahead(waitingAt, maxDrift);
+        // the reader woke the task since its last poll; or, while waiting for the alignment group, the lowest caught up
+        // between the decision to wait and the park
+        return readerWoke || waitingAt != Long.MIN_VALUE && !alignment.ahead(waitingAt, maxDrift);
     }
 }

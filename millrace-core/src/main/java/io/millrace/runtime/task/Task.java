@@ -67,6 +67,11 @@ public abstract class Task implements Runnable {
         }
     }
 
+    /** A listener besides the chain's operators (a source task's reader); before the task runs. */
+    void addCheckpointListener(CheckpointListener listener) {
+        checkpointListeners.add(listener);
+    }
+
     /** Loads state from a checkpoint; runs on the task thread before the operators open. */
     @FunctionalInterface
     interface StateRestore {

@@ -45,7 +45,8 @@ import java.util.Map;
  */
 public final class TaskWiring {
     /** Everything a running job consists of. */
-    public record Wired(List<Task> tasks, List<Channel> channels, List<OperatorMetricGroup> operatorMetrics, List<KeyedStateBackend> backends) {}
+    public record Wired(List<Task> tasks, List<Channel> channels, List<OperatorMetricGroup> operatorMetrics, List<KeyedStateBackend> backends,
+            SourceCoordinator sources) {}
 
     private final PhysicalPlan plan;
     private final PipelineConfig config;
@@ -104,11 +105,14 @@ public final class TaskWiring {
                 wireChain(c, i);
             }
         }
+        for (SourceSetup setup : sourceSetups.values()) {
+            setup.startEnumerator(sourceCoordinator);
+        }
         List<Task> all = new ArrayList<>();
         for (Chain c : plan.chains()) {
             all.addAll(List.of(tasks.get(c)));
         }
-        return new Wired(all, allChannels, allMetrics, allBackends);
+        return new Wired(all, allChannels, allMetrics, allBackends, sourceCoordinator);
     }
 
     @SuppressWarnings("unchecked")
@@ -183,10 +187,14 @@ public final class TaskWiring {
             LogicalNode head = c.head();
             Specs.SourceSpec<Object> spec = (Specs.SourceSpec<Object>) head.spec();
             io.millrace.runtime.operator.OperatorContext ctx = contexts.get(head);
-            SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx));
+            SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx, st));
             SourceOperator<Object> op = new SourceOperator<>(reader, spec.watermarks(), spec.badRecords(), ctx, outputs.get(head));
-            st.setSource(op, outputs.get(head), splitsFor(head, (Source<Object, SourceSplit>) spec.source(), subtask, c.parallelism()),
-                    OperatorIds.of(head), head.name(), c.parallelism());
+            SourceSetup setup = sourceSetup(c, (Source<Object, SourceSplit>) spec.source());
+            st.setSource(op, outputs.get(head), setup.splitsFor(subtask), OperatorIds.of(head), head.name(), c.parallelism());
+            st.splitCodecs(setup.codecs);
+            if (setup.dynamic()) {
+                st.dynamicSplits();
+            }
             if (restorer != null) {
                 st.resumeAt(restorer.watermark(OperatorIds.of(head)));
             }
@@ -200,7 +208,8 @@ public final class TaskWiring {
         }
     }
 
-    private final Map<LogicalNode, List<SourceSplit>> splits = new IdentityHashMap<>();
+    private final Map<LogicalNode, SourceSetup> sourceSetups = new LinkedHashMap<>();
+    private final SourceCoordinator sourceCoordinator = new SourceCoordinator();
     private final Map<String, WatermarkAlignment> alignmentGroups = new java.util.HashMap<>();
 
     /** One board per watermark alignment group of the job, with a slot per source subtask; a group of one subtask needs none. */
@@ -218,24 +227,16 @@ public final class TaskWiring {
         });
     }
 
-    private List<SourceSplit> splitsFor(LogicalNode node, Source<Object, SourceSplit> source, int subtask, int parallelism) throws Exception {
-        if (restorer != null && restorer.has(OperatorIds.of(node))) {
-            List<SourceSplit> restored = new ArrayList<>();
-            for (java.io.Serializable item : restorer.operatorItems(OperatorIds.of(node), subtask, parallelism)) {
-                restored.add((SourceSplit) item);
-            }
-            return restored;
+    private SourceSetup sourceSetup(Chain c, Source<Object, SourceSplit> source) throws Exception {
+        SourceSetup setup = sourceSetups.get(c.head());
+        if (setup == null) {
+            Task[] t = tasks.get(c);
+            SourceTask[] sourceTasks = java.util.Arrays.copyOf(t, t.length, SourceTask[].class);
+            setup = new SourceSetup(c.head().name(), OperatorIds.of(c.head()), source, c.parallelism(), restorer, sourceCoordinator,
+                    sourceTasks, clock);
+            sourceSetups.put(c.head(), setup);
         }
-        List<SourceSplit> all = splits.get(node);
-        if (all == null) {
-            all = new ArrayList<>(source.createSplits(parallelism));
-            splits.put(node, all);
-        }
-        List<SourceSplit> mine = new ArrayList<>();
-        for (int k = subtask; k < all.size(); k += parallelism) {
-            mine.add(all.get(k));
-        }
-        return mine;
+        return setup;
     }
 
     @SuppressWarnings("unchecked")
@@ -311,8 +312,13 @@ public final class TaskWiring {
         return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1, checkpointing, restoredId, restoredParallelism);
     }
 
-    private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx) {
+    private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx, SourceTask task) {
         return new SourceReaderContext() {
+            @Override
+            public void wakeUp() {
+                task.wakeUp();
+            }
+
             @Override
             public int subtaskIndex() {
                 return ctx.subtaskIndex();
