@@ -139,7 +139,7 @@ public class ChangelogJoinOperatorTest {
                 }
                 assertThat(h.sideOutputValues(ChangelogJoin.REJECTED)).as("seed " + seed).isEmpty();
                 assertThat(ChangelogJoins.apply(h.extractOutputValues())).as("seed " + seed + " " + kind)
-                        .isEqualTo(ChangelogJoins.batchJoin(leftTable, rightTable, kind));
+                        .isEqualTo(ChangelogJoins.batchJoin(leftTable, rightTable, kind.keepLeft, kind.keepRight));
             }
         }
     }
