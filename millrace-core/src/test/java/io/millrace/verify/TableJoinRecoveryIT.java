@@ -71,9 +71,13 @@ public class TableJoinRecoveryIT {
     record Input(DisorderedInput readings, DisorderedInput changes, Set<Integer> used, List<Row> lefts, List<Row> rights,
             Map<String, Row> leftTable, Map<String, Row> rightTable) {}
 
+    /**
+     * A source that takes about 6 s for {@code all}, whatever its size, so that all sources of the job end together:
+     * once one has ended, no checkpoint completes any more.
+     */
     static <T> DataStream<T> slowly(Pipeline p, List<T> all, long bound, java.util.function.ToLongFunction<T> ts, String name, int parallelism) {
         GeneratorSource<T> source = GeneratorSource.builder(i -> all.get((int) i)).count(all.size())
-                .timestamps(i -> ts.applyAsLong(all.get((int) i))).ratePerSecond(1_000).build();
+                .timestamps(i -> ts.applyAsLong(all.get((int) i))).ratePerSecond(all.size() / 6.0).build();
         return p.fromSource(source, WatermarkStrategy.<T>boundedOutOfOrderness(Duration.ofMillis(bound)), name).uid(name).parallelism(parallelism);
     }
 

@@ -18,10 +18,11 @@ import java.util.Objects;
  * }</pre>
  *
  * <p><b>Versions.</b> A {@code +I} or {@code +U} at {@code t} is the key's version from {@code t} on, until the
- * next change of the key; a {@code -U} or {@code -D} at {@code t} ends the validity of the version before it (from
- * {@code t} on the key has no version, unless a {@code +U} at the same {@code t} follows). Of several changes of a
+ * next change of the key; a {@code -D} at {@code t} ends the validity of the version before it: from {@code t} on
+ * the key has no version, until its next {@code +I} or {@code +U}. A {@code -U} is the retraction that comes before
+ * a {@code +U} and changes nothing (it often carries the old row, with the old row's time). Of several changes of a
  * key at the same timestamp the last to arrive counts. A {@code +I} of a key that already has a version replaces it
- * (the changelog is read as upserts of versions).
+ * (the changelog is read as upserts of versions), so an upsert stream works as well as a full changelog.
  *
  * <p><b>When rows are joined.</b> A probe row at {@code t} waits in keyed state until the join's watermark (the
  * lower of both inputs' watermarks) reaches {@code t}; then every change at or before {@code t} has arrived, in
@@ -33,8 +34,8 @@ import java.util.Objects;
  * <p><b>Late and bad input never fails the job and is never dropped silently.</b> A probe row at or below the
  * join's watermark when it arrives is late: it goes to the {@link #sideOutputLateProbes} tag, by default
  * {@link #LATE_PROBES}. A change at or below the join's watermark is late too (rows up to the watermark have been
- * joined already): it goes to {@link #REJECTED} with its reason and changes nothing. So does a {@code -U} or
- * {@code -D} of a key that had no version at its time (a key never inserted, or deleted already), once the
+ * joined already): it goes to {@link #REJECTED} with its reason and changes nothing. So does a {@code -D} of a
+ * key that had no version at its time (a key never inserted, or deleted already), once the
  * watermark passes it; it changes nothing either.
  *
  * @param <K> the join key: the probe rows' key and the table's primary key

@@ -57,6 +57,9 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
     @Override
     public void processElement2(Row change, Context ctx, Collector<R> out) {
         long t = timestampOf(change, ctx, "table change");
+        if (change.kind() == RowKind.UPDATE_BEFORE) {
+            return; // the +U that follows replaces the version; a -U may carry the old row's time
+        }
         long watermark = ctx.currentWatermark();
         if (t <= watermark) {
             ctx.output(TemporalJoin.REJECTED, new RejectedChange(change, "change of key " + ctx.currentKey() + " at " + t

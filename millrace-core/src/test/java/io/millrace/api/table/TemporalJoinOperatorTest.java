@@ -65,7 +65,7 @@ public class TemporalJoinOperatorTest {
             h.processElement1(new Reading("m1", "r150"), 150);
             h.processElement2(config(RowKind.INSERT, "m1", 1000), 100);
             h.processElement1(new Reading("m1", "r120"), 120);
-            h.processElement2(config(RowKind.UPDATE_BEFORE, "m1", 1000), 140);
+            h.processElement2(config(RowKind.UPDATE_BEFORE, "m1", 1000), 100);  // the old row, with its time: ignored
             h.processElement2(config(RowKind.UPDATE_AFTER, "m1", 1500), 140);
             h.processElement1(new Reading("m1", "r140"), 140);   // exactly at the update: sees it
             h.processElement1(new Reading("m1", "r99"), 99);     // before any version: nothing (inner)
@@ -122,7 +122,8 @@ public class TemporalJoinOperatorTest {
             h.processElement2(config(RowKind.INSERT, "m1", 1000), 100);
             h.processElement2(config(RowKind.DELETE, "m2", 7), 110);        // m2 was never inserted
             h.processElement2(config(RowKind.DELETE, "m1", 1000), 120);
-            h.processElement2(config(RowKind.UPDATE_BEFORE, "m1", 1000), 130); // m1 is deleted already
+            h.processElement2(config(RowKind.DELETE, "m1", 1000), 130);        // m1 is deleted already
+            h.processElement2(config(RowKind.UPDATE_BEFORE, "m9", 1), 131);    // a -U changes nothing, even of an unknown key
             h.processWatermark(150);
             h.processElement1(new Reading("m1", "late"), 150);
             h.processElement2(config(RowKind.UPDATE_AFTER, "m1", 9), 140);   // behind the watermark
@@ -132,7 +133,7 @@ public class TemporalJoinOperatorTest {
             assertThat(h.sideOutputValues(LATE)).containsExactly(new Reading("m1", "late"));
             List<RejectedChange> rejected = h.sideOutputValues(TemporalJoin.REJECTED);
             assertThat(rejected).extracting(RejectedChange::change).containsExactly(
-                    config(RowKind.DELETE, "m2", 7), config(RowKind.UPDATE_BEFORE, "m1", 1000), config(RowKind.UPDATE_AFTER, "m1", 9));
+                    config(RowKind.DELETE, "m2", 7), config(RowKind.DELETE, "m1", 1000), config(RowKind.UPDATE_AFTER, "m1", 9));
             assertThat(rejected.get(0).reason()).contains("key m2", "had no version");
             assertThat(rejected.get(2).reason()).contains("key m1", "watermark (150)");
             assertThat(h.extractOutputValues()).as("the late change changed nothing").containsExactly("ok=none");
