@@ -63,7 +63,7 @@ final class RestoredState {
         for (Map.Entry<Integer, List<Chunk>> group : byGroup.entrySet()) {
             int keyGroup = group.getKey();
             for (Chunk chunk : group.getValue()) {
-                KeyGroupSection.decode(this, chunk, operator, (key, value, expiry) -> {
+                SectionReader.decode(this, chunk, operator, (key, value, expiry) -> {
                     if (kind.equals(KeyGroupSection.MAP)) {
                         table.restore(keyGroup, key, mapValue(value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
                     } else if (kind.equals(KeyGroupSection.LIST)) {
