@@ -1,5 +1,6 @@
 package io.millrace.rocksdb;
 
+import io.millrace.runtime.state.SortedKeyEncoding;
 import io.millrace.runtime.state.serde.ByteReader;
 import java.util.Arrays;
 import java.util.Map;
@@ -176,7 +177,8 @@ final class ColumnScan {
                 }
                 ByteReader r = reader.reset(key, 2, key.length - 2);
                 Object k = backend.keys.read(r);
-                Object sub = column.multiRow ? backend.keys.read(r) : null;
+                Object sub = !column.multiRow ? null
+                        : column.sortedKeys ? SortedKeyEncoding.read(key, r.position(), key.length - r.position()) : backend.keys.read(r);
                 byte[] row = it.value();
                 Object v = column.decodeRow(row, column.hasTtl() ? 8 : 0);
                 action.accept(k, column.multiRow ? Map.entry(sub, v) : v);

@@ -30,6 +30,8 @@ final class StateColumn {
     final boolean multiRow;
     /** List state: rows in the list format of {@link ListRows}. */
     final boolean list;
+    /** Sorted map state: sub keys in the order-preserving {@link io.millrace.runtime.state.SortedKeyEncoding}. */
+    final boolean sortedKeys;
     private final RocksDbKeyedStateBackend backend;
     /** The backend's write-back cache for this single-row state, or null when its rows are read and written directly. */
     private final StateCache cache;
@@ -51,6 +53,7 @@ final class StateColumn {
         this.id = id;
         this.multiRow = multiRow;
         this.list = kind.equals("list");
+        this.sortedKeys = kind.equals(io.millrace.runtime.state.LogicalSection.SORTED_MAP);
         this.backend = backend;
         this.cache = cache;
         this.bytes = bytes;
@@ -379,7 +382,8 @@ final class StateColumn {
         return k;
     }
 
-    private Object readRow(byte[] key, int offset, int length, boolean forWrite) {
+    /** The value of the row {@code key[offset, offset + length)}, or null when absent or expired (an expired row is deleted). */
+    Object readRow(byte[] key, int offset, int length, boolean forWrite) {
         byte[] row = bytes.get(key, offset, length);
         if (row == null) {
             return null;
@@ -406,7 +410,8 @@ final class StateColumn {
         return list ? ListRows.read(row, start, reader, this) : values.read(reader.reset(row, start, row.length - start));
     }
 
-    private void writeRow(byte[] key, int offset, int length, Object value) {
+    /** Writes the row {@code key[offset, offset + length)} with {@code value} (and a fresh expiry with TTL). */
+    void writeRow(byte[] key, int offset, int length, Object value) {
         ByteWriter v = rowStart();
         serialize(value, v);
         bytes.put(key, offset, length, v.buffer(), 0, v.size());

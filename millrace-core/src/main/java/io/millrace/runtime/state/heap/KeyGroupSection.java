@@ -243,7 +243,7 @@ final class KeyGroupSection {
          * them is not. A list state's element holders are copied (their elements are immutable, the holders grow).
          */
         static FrozenState of(StateRef state, KeyTable table, boolean ttl) {
-            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
+            if (LogicalSection.perKeyMap(state.kind)) {
                 return null;
             }
             boolean list = state.kind.equals(LIST);
@@ -367,12 +367,12 @@ final class KeyGroupSection {
     private static void writeEntry(ByteWriter out, SectionCodec codec, String kind, boolean ttl,
             Object key, Object value, long expiry) {
         codec.keys().write(key, out);
-        if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
+        if (LogicalSection.perKeyMap(kind)) {
             Map<?, ?> map = (Map<?, ?>) value;
             out.writeVarInt(map.size());
             for (Map.Entry<?, ?> me : map.entrySet()) {
                 codec.keys().write(me.getKey(), out);
-                if (ttl && kind.equals(MAP)) {
+                if (ttl && LogicalSection.subEntryExpiry(kind)) {
                     Stamped s = (Stamped) me.getValue();
                     codec.values().write(s.value, out);
                     out.writeLong(s.expiry);

@@ -82,11 +82,11 @@ final class SectionReader {
 
     private static void skipEntry(ByteReader in, SectionCodec codec, RestoredState state) {
         codec.keys().skip(in);
-        if (state.kind.equals(LogicalSection.MAP) || state.kind.equals(LogicalSection.NAMESPACED)) {
+        if (LogicalSection.perKeyMap(state.kind)) {
             for (int i = in.readVarInt(); i > 0; i--) {
                 codec.keys().skip(in);
                 codec.values().skip(in);
-                if (state.ttl && state.kind.equals(LogicalSection.MAP)) {
+                if (state.ttl && LogicalSection.subEntryExpiry(state.kind)) {
                     in.skip(8);
                 }
             }
@@ -126,13 +126,13 @@ final class SectionReader {
         ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
         for (int k = 0; k < chunk.count(); k++) {
             Object key = codec.keys().read(in);
-            if (state.kind.equals(LogicalSection.MAP) || state.kind.equals(LogicalSection.NAMESPACED)) {
+            if (LogicalSection.perKeyMap(state.kind)) {
                 int n = in.readVarInt();
                 HashMap<Object, Object> map = new HashMap<>(n * 4 / 3 + 1);
                 for (int i = 0; i < n; i++) {
                     Object inner = codec.keys().read(in);
                     Object value = codec.values().read(in);
-                    map.put(inner, state.ttl && state.kind.equals(LogicalSection.MAP) ? new Stamped(value, in.readLong()) : value);
+                    map.put(inner, state.ttl && LogicalSection.subEntryExpiry(state.kind) ? new Stamped(value, in.readLong()) : value);
                 }
                 action.accept(key, map, Long.MAX_VALUE);
             } else {
