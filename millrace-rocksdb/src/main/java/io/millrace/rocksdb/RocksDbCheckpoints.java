@@ -8,6 +8,9 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import io.millrace.rocksdb.KeyGroupRows.StatePart;
+import io.millrace.rocksdb.KeyGroupRows.TimerPart;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,8 +39,8 @@ final class RocksDbCheckpoints {
         backend.requireOpen();
         backend.flushForSnapshot(false);
         RocksDbStore store = backend.store();
-        return new RocksDbSnapshot(store, backend.keyGroupRange(), store.view(), backend.schema.bytes(), backend.stateParts(),
-                backend.timerParts(), logicalLoader, backend.operatorName());
+        return new RocksDbSnapshot(store, backend.keyGroupRange(), store.view(), backend.schema.bytes(), stateParts(),
+                timerParts(), logicalLoader, backend.operatorName());
     }
 
     /**
@@ -57,7 +60,7 @@ final class RocksDbCheckpoints {
         backend.requireOpen();
         backend.flushForSnapshot(false);
         RocksDbStore store = backend.store();
-        StoreLayout.of(backend.stateParts(), backend.timerParts()).writeTo(store.meta());
+        StoreLayout.of(stateParts(), timerParts()).writeTo(store.meta());
         Path local = store.checkpoint("chk-" + checkpointId + "-" + instanceId);
         return new IncrementalSnapshot(local, backend.keyGroupRange(), uploaded, instanceId);
     }
@@ -135,5 +138,23 @@ final class RocksDbCheckpoints {
     /** SST files the backend's incremental snapshots will not upload again. */
     int uploadedFileCount() {
         return uploaded.size();
+    }
+
+    /** Every state, restored ones not created yet included, as a snapshot sees it. */
+    List<StatePart> stateParts() {
+        RocksStates states = backend.states();
+        List<StatePart> stateParts = new ArrayList<>(states.size());
+        states.addParts(stateParts);
+        backend.restored().addUnclaimedStates(stateParts);
+        return List.copyOf(stateParts);
+    }
+
+    /** Every timer service, restored ones not created yet included. */
+    List<TimerPart> timerParts() {
+        RocksTimerServices timerServices = backend.timers();
+        List<TimerPart> timerParts = new ArrayList<>(timerServices.size());
+        timerServices.addParts(timerParts);
+        backend.restored().addUnclaimedTimers(timerParts);
+        return List.copyOf(timerParts);
     }
 }

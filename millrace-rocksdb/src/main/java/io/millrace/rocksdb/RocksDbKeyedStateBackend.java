@@ -3,8 +3,6 @@ package io.millrace.rocksdb;
 import io.millrace.api.state.KeyedStateStore;
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
-import io.millrace.rocksdb.KeyGroupRows.StatePart;
-import io.millrace.rocksdb.KeyGroupRows.TimerPart;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
@@ -359,6 +357,14 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return restored;
     }
 
+    RocksStates states() {
+        return states;
+    }
+
+    RocksTimerServices timers() {
+        return timerServices;
+    }
+
     /**
      * Writes the cached values to RocksDB: the namespaced states' and the state cache's dirty ones; with
      * {@code clearCache} (before rows are restored behind the caches' back) both caches also forget them.
@@ -373,22 +379,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             flushNamespaced(false);
             flushCache();
         }
-    }
-
-    /** Every state, restored ones not created yet included, as a snapshot sees it. */
-    List<StatePart> stateParts() {
-        List<StatePart> stateParts = new ArrayList<>(states.size());
-        states.addParts(stateParts);
-        restored.addUnclaimedStates(stateParts);
-        return List.copyOf(stateParts);
-    }
-
-    /** Every timer service, restored ones not created yet included. */
-    List<TimerPart> timerParts() {
-        List<TimerPart> timerParts = new ArrayList<>(timerServices.size());
-        timerServices.addParts(timerParts);
-        restored.addUnclaimedTimers(timerParts);
-        return List.copyOf(timerParts);
     }
 
     @Override
@@ -488,23 +478,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         schema.check(stateName, loader, describeState(stateName));
     }
 
-    /**
-     * Stores a row of a restored schema dictionary; a shape now used by a created state's values, or by
-     * keys, is checked at once.
-     */
-    void restoreSchemaRow(byte[] key, byte[] value) {
-        String use = schema.restore(key, value);
-        if (use == null) {
-            return;
-        }
-        int id = SchemaColumn.idOfUseRow(key);
-        if (use.isEmpty()) {
-            schema.check(id, true, loader, describeKeys());
-        } else if (states.contains(use)) {
-            schema.check(id, false, loader, describeState(use));
-        }
-    }
-
     /** Gets or creates a state; the same name with another kind is refused. */
     Object register(String name, String kind, boolean multiRow, StateTtlConfig ttl, Function<StateColumn, Object> factory) {
         return states.register(name, kind, multiRow, ttl, cache, factory);
@@ -515,21 +488,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return states.created(name);
     }
 
-    /** The created timer service of that name, null if none. */
-    RocksTimerService<?> createdTimerService(String name) {
-        return timerServices.created(name);
-    }
-
     BytesColumn stateColumn(String name) {
         return store.column("state:" + name);
-    }
-
-    BytesColumn timerColumn(String service) {
-        return timerServices.timerColumn(service);
-    }
-
-    BytesColumn timerIndex(String service) {
-        return timerServices.timerIndex(service);
     }
 
     void requireOpen() {
