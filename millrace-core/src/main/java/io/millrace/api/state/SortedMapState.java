@@ -10,7 +10,7 @@ import java.util.Map;
  * is never returned.
  *
  * <p>Like all keyed state it reads and writes the map of the current key, on the task thread only. The
- * entry methods return immutable snapshots: the state may be changed (entries removed or put) while
+ * entry methods return snapshots (new lists, or single entries): the state may be changed (entries removed or put) while
  * the result of {@link #entries}, {@link #range}, {@link #headMap} or {@link #tailMap} is iterated.
  */
 public interface SortedMapState<UK, UV> extends State {
