@@ -18,6 +18,8 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ReducingState;
 import io.millrace.api.state.ReducingStateDescriptor;
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
@@ -26,6 +28,7 @@ import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.testing.Await;
 import io.millrace.testing.FeedSource;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The examples of docs/state.md; each runs here. */
@@ -115,6 +118,56 @@ class StateExamplesTest {
         pipeline.execute("summary");
         assertThat(out.results()).containsExactly(
                 "press-1: last seen 3000, sensors temperature, peak 95.0, mean 89.0, alarms [95.0, 92.0]");
+    }
+
+    // tag::sorted[]
+    /** The mean of a machine's readings of the last 10 s of event time (an OVER window), kept in time order. */
+    static final class RecentMean extends KeyedProcessFunction<String, Reading, String> {
+        private transient SortedMapState<Long, Double> byTime;
+
+        @Override
+        public void open(RuntimeContext context) {
+            byTime = context.state().getSortedMapState(new SortedMapStateDescriptor<>("readings-by-time", Long.class));
+        }
+
+        @Override
+        public void processElement(Reading r, Context<String> ctx, Collector<String> out) {
+            byTime.put(r.time(), r.value());
+            for (Map.Entry<Long, Double> old : byTime.headMap(r.time() - 10_000)) {
+                byTime.remove(old.getKey()); // readings older than the window are not needed again
+            }
+            double sum = 0;
+            int n = 0;
+            for (Map.Entry<Long, Double> e : byTime.range(r.time() - 10_000, r.time() + 1)) {
+                sum += e.getValue();
+                n++;
+            }
+            out.collect(ctx.currentKey() + " at " + r.time() + ": mean " + sum / n + " of " + n
+                    + ", since " + byTime.firstEntry().getKey());
+        }
+    }
+    // end::sorted[]
+
+    @Test
+    void sortedMapState_keepsReadingsInTimeOrder_forARangeOverTheLastTenSeconds() {
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(2));
+        CollectSink<String> out = new CollectSink<>();
+        pipeline.fromElements(
+                        new Reading("press-1", "temperature", 80, 1_000),
+                        new Reading("press-1", "temperature", 90, 6_000),
+                        new Reading("press-1", "temperature", 70, 4_000),
+                        new Reading("press-1", "temperature", 100, 14_000),
+                        new Reading("press-1", "temperature", 60, 30_000))
+                .keyBy(Reading::machine)
+                .process(new RecentMean())
+                .sinkTo(out);
+        pipeline.execute("recent mean");
+        assertThat(out.results()).containsExactly(
+                "press-1 at 1000: mean 80.0 of 1, since 1000",
+                "press-1 at 6000: mean 85.0 of 2, since 1000",
+                "press-1 at 4000: mean 75.0 of 2, since 1000",
+                "press-1 at 14000: mean 86.66666666666667 of 3, since 4000",
+                "press-1 at 30000: mean 60.0 of 1, since 30000");
     }
 
     // tag::ttl[]

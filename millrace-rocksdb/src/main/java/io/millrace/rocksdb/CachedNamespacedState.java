@@ -70,7 +70,7 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         column.requireKey();
         StateCache.Entry anchor = cache.anchor(column, backend.currentKeyBytes(), anchorHash());
         if (anchor == null) {
-            column.forEachStoredRow((key, row) -> action.accept((N) column.subKey(key), (V) column.decode(row)));
+            column.scan.forEachStoredRow((key, row) -> action.accept((N) column.scan.subKey(key), (V) column.decode(row)));
             return;
         }
         int visit = cache.nextVisit();
@@ -78,10 +78,10 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
             visitUnseen(anchor, visit, action);
             return;
         }
-        column.forEachStoredRow((key, row) -> {
+        column.scan.forEachStoredRow((key, row) -> {
             StateCache.Entry e = cache.find(column, key, key.length, StateCache.hash(StateCache.hashBytes(key, key.length), column));
             if (e == null) {
-                action.accept((N) column.subKey(key), (V) column.decode(row));
+                action.accept((N) column.scan.subKey(key), (V) column.decode(row));
                 return;
             }
             e.seen = visit;
@@ -113,7 +113,7 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
     /** Deletes the current key's stored rows and marks its cached ones absent (the anchor is then complete). */
     @Override
     public void clear() {
-        column.deleteAll();
+        column.scan.deleteAll();
         StateCache.Entry anchor = cache.anchor(column, backend.currentKeyBytes(), anchorHash());
         if (anchor == null) {
             return;
@@ -142,8 +142,8 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         }
         byte[] key = Arrays.copyOf(k.buffer(), k.size());
         StateCache.Entry anchor = cache.anchor(column, keyBytes, anchorHash());
-        boolean complete = anchor != null ? anchor.complete : !column.anyStoredRow();
-        Object value = load && !complete ? column.readStored(key) : null;
+        boolean complete = anchor != null ? anchor.complete : !column.scan.anyStoredRow();
+        Object value = load && !complete ? column.scan.readStored(key) : null;
         e = cache.insertMember(column, key, hash, namespace, keyBytes, anchorHash(), complete);
         e.value = value;
         e.stored = value != null || (!load && !complete);

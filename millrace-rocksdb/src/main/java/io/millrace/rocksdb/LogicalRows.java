@@ -3,6 +3,7 @@ package io.millrace.rocksdb;
 import io.millrace.rocksdb.KeyGroupRows.StatePart;
 import io.millrace.rocksdb.KeyGroupRows.TimerPart;
 import io.millrace.runtime.state.LogicalSection;
+import io.millrace.runtime.state.SortedKeyEncoding;
 import io.millrace.runtime.state.serde.ByteReader;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.ShapeDictionary;
@@ -158,7 +159,8 @@ final class LogicalRows {
             byte[] current = null;
             int currentEnd = 0;
             int subEntries = 0;
-            boolean expiries = s.ttl() && s.kind().equals(LogicalSection.MAP);
+            boolean expiries = s.ttl() && LogicalSection.subEntryExpiry(s.kind());
+            boolean sorted = s.kind().equals(LogicalSection.SORTED_MAP);
             group.reset();
             for (; it.isValid() && StateColumn.startsWith(it.key(), prefix); it.next()) {
                 byte[] key = it.key();
@@ -177,7 +179,11 @@ final class LogicalRows {
                 }
                 byte[] value = it.value();
                 int start = s.ttl() ? 8 : 0;
-                group.write(key, keyEnd, key.length - keyEnd);
+                if (sorted) {
+                    keys.write(SortedKeyEncoding.read(key, keyEnd, key.length - keyEnd), group);
+                } else {
+                    group.write(key, keyEnd, key.length - keyEnd);
+                }
                 group.write(value, start, value.length - start);
                 if (expiries) {
                     group.writeLong(bigEndian(value, 0));
@@ -222,6 +228,7 @@ final class LogicalRows {
         StateSerializer keys = StateSerializer.forKeys(keyShapes, loader, "the keys of operator '" + operator + "'");
         ByteReader body = new ByteReader(bytes, 0, bytes.length);
         ByteWriter row = new ByteWriter(256);
+        ByteWriter sortedKey = new ByteWriter(64);
         int states = body.readVarInt();
         for (int i = 0; i < states; i++) {
             String name = body.readString();
@@ -238,19 +245,28 @@ final class LogicalRows {
             StateSerializer values = StateSerializer.forValues(valueShapes, null, loader,
                     "state '" + name + "' of operator '" + operator + "'");
             boolean perKey = LogicalSection.perKeyMap(kind);
-            boolean subExpiries = ttl && kind.equals(LogicalSection.MAP);
+            boolean subExpiries = ttl && LogicalSection.subEntryExpiry(kind);
+            boolean sorted = kind.equals(LogicalSection.SORTED_MAP);
             for (int e = 0; e < entries; e++) {
                 int keyAt = body.position();
                 keys.skip(body);
                 int keyEnd = body.position();
                 if (!perKey) {
-                    putRow(target, row, keyGroup, bytes, keyAt, keyEnd, -1, -1, body, values, ttl);
+                    putRow(target, row, keyGroup, bytes, keyAt, keyEnd, null, -1, -1, body, values, ttl);
                     continue;
                 }
                 for (int m = body.readVarInt(); m > 0; m--) {
                     int subAt = body.position();
+                    if (sorted) {
+                        // the canonical map key becomes the order-preserving encoding of sorted map rows
+                        sortedKey.reset();
+                        SortedKeyEncoding.write(keys.read(body), sortedKey);
+                        putRow(target, row, keyGroup, bytes, keyAt, keyEnd, sortedKey.buffer(), 0, sortedKey.size(), body, values,
+                                subExpiries);
+                        continue;
+                    }
                     keys.skip(body);
-                    putRow(target, row, keyGroup, bytes, keyAt, keyEnd, subAt, body.position(), body, values, subExpiries);
+                    putRow(target, row, keyGroup, bytes, keyAt, keyEnd, bytes, subAt, body.position(), body, values, subExpiries);
                 }
             }
             for (int id : valueShapes.used) {
@@ -316,15 +332,18 @@ final class LogicalRows {
         }
     }
 
-    /** One state row: key {@code [key group][key][sub key]}, value {@code [expiry][value]} (expiry with TTL only). */
+    /**
+     * One state row: key {@code [key group][key][sub key]}, value {@code [expiry][value]} (expiry with TTL only); the
+     * sub key is {@code sub[subAt, subEnd)}, none when {@code sub} is null.
+     */
     private static void putRow(KeyGroupRows.Target target, ByteWriter row, int keyGroup, byte[] bytes, int keyAt, int keyEnd,
-            int subAt, int subEnd, ByteReader body, StateSerializer values, boolean expiry) {
+            byte[] sub, int subAt, int subEnd, ByteReader body, StateSerializer values, boolean expiry) {
         row.reset();
         row.writeByte(keyGroup >>> 8);
         row.writeByte(keyGroup);
         row.write(bytes, keyAt, keyEnd - keyAt);
-        if (subAt >= 0) {
-            row.write(bytes, subAt, subEnd - subAt);
+        if (sub != null) {
+            row.write(sub, subAt, subEnd - subAt);
         }
         byte[] rowKey = row.toByteArray();
         int valueAt = body.position();

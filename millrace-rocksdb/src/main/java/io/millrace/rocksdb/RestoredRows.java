@@ -40,7 +40,7 @@ final class RestoredRows implements KeyGroupRows.Target {
 
     @Override
     public void schemaRow(byte[] key, byte[] value) {
-        backend.restoreSchemaRow(key, value);
+        restoreSchemaRow(key, value);
     }
 
     @Override
@@ -68,10 +68,10 @@ final class RestoredRows implements KeyGroupRows.Target {
 
     @Override
     public void beginTimers(String service) {
-        createdService = backend.createdTimerService(service);
+        createdService = backend.timers().created(service);
         if (createdService == null) {
-            column = backend.timerColumn(service);
-            timerIndex = backend.timerIndex(service);
+            column = backend.timers().timerColumn(service);
+            timerIndex = backend.timers().timerIndex(service);
             timerServices.add(service);
         }
     }
@@ -109,7 +109,7 @@ final class RestoredRows implements KeyGroupRows.Target {
 
     void addUnclaimedTimers(List<TimerPart> parts) {
         for (String service : timerServices) {
-            parts.add(new TimerPart(service, backend.timerIndex(service)));
+            parts.add(new TimerPart(service, backend.timers().timerIndex(service)));
         }
     }
 
@@ -139,5 +139,22 @@ final class RestoredRows implements KeyGroupRows.Target {
 
     private static String describe(String kind, boolean ttl) {
         return kind + (ttl ? " state with TTL" : " state without TTL");
+    }
+
+    /**
+     * Stores a row of a restored schema dictionary; a shape now used by a created state's values, or by
+     * keys, is checked at once.
+     */
+    private void restoreSchemaRow(byte[] key, byte[] value) {
+        String use = backend.schema.restore(key, value);
+        if (use == null) {
+            return;
+        }
+        int id = SchemaColumn.idOfUseRow(key);
+        if (use.isEmpty()) {
+            backend.schema.check(id, true, backend.loader, backend.describeKeys());
+        } else if (backend.states().contains(use)) {
+            backend.schema.check(id, false, backend.loader, backend.describeState(use));
+        }
     }
 }

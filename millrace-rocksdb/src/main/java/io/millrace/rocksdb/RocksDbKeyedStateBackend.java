@@ -3,8 +3,6 @@ package io.millrace.rocksdb;
 import io.millrace.api.state.KeyedStateStore;
 import io.millrace.api.state.StateTtlConfig;
 import io.millrace.api.time.Clock;
-import io.millrace.rocksdb.KeyGroupRows.StatePart;
-import io.millrace.rocksdb.KeyGroupRows.TimerPart;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
@@ -16,17 +14,13 @@ import io.millrace.runtime.state.SnapshotFiles;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.serde.ByteWriter;
 import io.millrace.runtime.state.serde.StateSerializer;
-import io.millrace.runtime.timer.DueTimers;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -72,16 +66,12 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     private final RocksDbConfig config;
     /** Replaced once, by a restore of a checkpoint's files before the operator opens. */
     private RocksDbStore store;
-    /** SST files of this backend's database already in checkpoint storage. */
-    private final UploadedFiles uploaded = new UploadedFiles();
-    /** Makes the names of this backend's shared files unique. */
-    private final String instanceId = String.format("%016x", new SecureRandom().nextLong());
+    /** Snapshots and restores of this backend's state. */
+    private final RocksDbCheckpoints checkpoints = new RocksDbCheckpoints(this);
     private final RocksDbStateStore stateStore = new RocksDbStateStore(this);
-    private final Map<String, Registered> states = new LinkedHashMap<>();
-    private final List<StateColumn> ttlColumns = new ArrayList<>();
+    private final RocksStates states = new RocksStates(this);
     private final List<RocksNamespacedState<?, ?>> namespaced = new ArrayList<>();
-    private final List<RocksTimerService<?>> timerServices = new ArrayList<>();
-    private final Map<String, RocksTimerService<?>> timerServicesByName = new LinkedHashMap<>();
+    private final RocksTimerServices timerServices = new RocksTimerServices(this);
     /** Restored states and timer services no operator has created yet. */
     private final RestoredRows restored = new RestoredRows(this);
     /**
@@ -122,9 +112,6 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         this.cache = config.cacheEntries() == 0 ? null : new StateCache(this, config.cacheEntries());
         bindSchema();
     }
-
-    /** A state's kind (or "namespaced") and the object handed out for it. */
-    private record Registered(String kind, Object state, StateColumn column) {}
 
     /**
      * Sets the current key; null clears it (state and timers then refuse access). Fails with the key, its
@@ -220,45 +207,27 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <N> InternalTimerService<N> timerService(String name, Triggerable<N> target) {
-        RocksTimerService<?> existing = timerServicesByName.get(name);
-        if (existing != null) {
-            if (existing.target() != target) {
-                throw new IllegalArgumentException("timer service '" + name + "' is already bound to another target");
-            }
-            return (InternalTimerService<N>) existing;
-        }
-        RocksTimerService<N> service = new RocksTimerService<>(name, this, timerColumn(name), timerIndex(name), clock, target);
-        store.meta().put(utf8("timers:" + name), utf8("timer service"));
-        restored.claimTimers(name);
-        timerServicesByName.put(name, service);
-        timerServices.add(service);
-        return service;
+        return timerServices.service(name, target);
     }
 
     /** Fires due event-time timers of all services in timestamp order, including ones registered meanwhile. */
     @Override
     public void advanceWatermark(long watermark) throws Exception {
-        for (RocksTimerService<?> s : timerServices) {
-            s.watermark(watermark);
-        }
-        DueTimers.fireEventTime(timerServices, watermark);
+        timerServices.advanceWatermark(watermark);
     }
 
     /** Reads the next rows of a timer queue from RocksDB when its heap cache of them is empty. */
     @Override
     public long nextEventTimerTime() {
-        return DueTimers.nextEventTime(timerServices);
+        return timerServices.nextEventTimerTime();
     }
 
     /** Sweeps a bounded number of rows of every TTL state, then fires due processing-time timers. */
     @Override
     public void advanceProcessingTime(long now) throws Exception {
-        for (int i = 0; i < ttlColumns.size(); i++) {
-            ttlColumns.get(i).sweep(now, TICK_SWEEP_ROWS);
-        }
-        DueTimers.fireProcessingTime(timerServices, now);
+        states.sweep(now, TICK_SWEEP_ROWS);
+        timerServices.advanceProcessingTime(now);
     }
 
     /** Counts by scanning every state's column family: exact, but O(state size); for tests and tooling. */
@@ -266,34 +235,22 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     public long entryCount() {
         flushNamespaced(false);
         flushCache();
-        long n = 0;
-        for (Registered r : states.values()) {
-            n += r.column.entryCount();
-        }
-        return n;
+        return states.entryCount();
     }
 
     @Override
     public int eventTimeTimerCount() {
-        int n = 0;
-        for (RocksTimerService<?> s : timerServices) {
-            n += s.eventTimerCount();
-        }
-        return n;
+        return timerServices.eventTimerCount();
     }
 
     /** Live processing-time timers over all timer services. */
     public int processingTimeTimerCount() {
-        int n = 0;
-        for (RocksTimerService<?> s : timerServices) {
-            n += s.processingTimerCount();
-        }
-        return n;
+        return timerServices.processingTimerCount();
     }
 
     /** Names of the registered states, in registration order. */
     public List<String> stateNames() {
-        return List.copyOf(states.keySet());
+        return states.names();
     }
 
     /**
@@ -301,13 +258,9 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      * column family; for map and namespaced states the value is a (map key or namespace, value) entry.
      */
     public void forEachEntry(String stateName, int keyGroup, BiConsumer<Object, Object> action) {
-        Registered r = states.get(stateName);
-        if (r == null) {
-            throw new IllegalArgumentException("no state named '" + stateName + "'");
-        }
         flushNamespaced(false);
         flushCache();
-        r.column.forEachInGroup(keyGroup, action);
+        states.forEachInGroup(stateName, keyGroup, action);
     }
 
     /** Writes every cached value to RocksDB: the namespaced states' of the current key and the state cache's dirty ones. */
@@ -328,11 +281,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
 
     /** Bytes of the SST files of all states (excluding memtables and logs), as RocksDB reports them. */
     public long sstBytes() {
-        long n = 0;
-        for (Registered r : states.values()) {
-            n += store.property(r.column.bytes(), "rocksdb.total-sst-files-size");
-        }
-        return n;
+        return states.sstBytes(store);
     }
 
     /**
@@ -356,143 +305,80 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     }
 
     /**
-     * Flushes the namespaced states' cached values and takes a RocksDB snapshot of every state and timer
-     * service, restored ones not created yet included. The rows are copied by the returned snapshot's
-     * {@code write}, on the writer thread.
+     * A full snapshot of this backend's rows; the rows are copied by the returned snapshot's {@code write}, on
+     * the writer thread. See {@link RocksDbCheckpoints}.
      */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId) {
-        return fullSnapshot(null);
+        return checkpoints.fullSnapshot(null);
     }
 
-    /** {@code logicalLoader}: null for this backend's rows, else the class loader for a savepoint's canonical sections. */
-    private KeyedStateSnapshot fullSnapshot(ClassLoader logicalLoader) {
-        requireOpen();
-        flushNamespaced(false);
-        flushCache();
-        return new RocksDbSnapshot(store, range, store.view(), schema.bytes(), stateParts(), timerParts(), logicalLoader, operatorName);
-    }
-
-    /**
-     * A savepoint: a full snapshot in the canonical format ({@link LogicalRows}), which any backend restores. A
-     * checkpoint with incremental checkpoints off: a full snapshot of this backend's rows ({@link #snapshot(long)}).
-     * Otherwise an incremental one: the caches are flushed, the states' layout is stored in the metadata
-     * column, and a native RocksDB checkpoint (memtables flushed, files hard-linked) is taken; the writer
-     * thread uploads what is new.
-     */
+    /** A savepoint in the canonical format, a full or an incremental checkpoint; see {@link RocksDbCheckpoints}. */
     @Override
     public KeyedStateSnapshot snapshot(long checkpointId, boolean savepoint) {
-        if (savepoint) {
-            return fullSnapshot(loader);
-        }
-        if (!config.incremental()) {
-            return snapshot(checkpointId);
-        }
-        requireOpen();
-        flushNamespaced(false);
-        flushCache();
-        StoreLayout.of(stateParts(), timerParts()).writeTo(store.meta());
-        Path local = store.checkpoint("chk-" + checkpointId + "-" + instanceId);
-        return new IncrementalSnapshot(local, range, uploaded, instanceId);
+        return checkpoints.snapshot(checkpointId, savepoint);
     }
 
-    /**
-     * Restores the files of an incremental checkpoint. One old subtask with exactly this backend's key
-     * groups: its files become this backend's database (fast path), and count as uploaded. Otherwise, for
-     * each old subtask, its files are opened as a temporary database, the rows of the key groups this
-     * backend owns are copied, and the temporary database is closed and deleted. The schema dictionary comes
-     * along: opened with the files, or its rows copied from every temporary database; the stored key shapes
-     * are checked at once. Only before any state or timer service is created; restored states then wait to
-     * be claimed like those of full snapshots, and are checked against the dictionary when created.
-     */
     @Override
     public boolean restoreNative(long checkpointId, List<NativeKeyedState> parts, SnapshotFiles storage) throws IOException {
-        requireOpen();
-        for (NativeKeyedState part : parts) {
-            if (!part.backend().equals(RocksDbStateBackendProvider.NAME)) {
-                return false;
-            }
-        }
-        if (!states.isEmpty() || !timerServices.isEmpty()) {
-            throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' restores checkpoint " + checkpointId
-                    + " after states were created: restore before the operator opens");
-        }
-        boolean untouched = restored.unclaimedNames().isEmpty();
-        if (parts.size() == 1 && parts.get(0).keyGroups().equals(range) && untouched) {
-            NativeKeyedState part = parts.get(0);
-            RocksDbStore opened = RocksDbStore.open(config.baseDirectory(), directoryPrefix(operatorName, range),
-                    SharedMemory.acquire(config.managedMemoryBytes()), NativeRestore.download(part, storage));
-            RocksDbStore empty = store;
-            store = opened;
-            empty.close();
-            bindSchema();
-            StoreLayout layout = StoreLayout.readFrom(store.meta(), NativeRestore.describe(checkpointId, part));
-            schema.check(null, loader, describeKeys());
-            for (StoreLayout.State s : layout.states()) {
-                restored.beginState(s.name(), s.kind(), s.ttl());
-            }
-            for (String service : layout.timerServices()) {
-                restored.beginTimers(service);
-            }
-            uploaded.adopt(part);
-            return true;
-        }
-        for (NativeKeyedState part : parts) {
-            int from = Math.max(part.keyGroups().start(), range.start());
-            int to = Math.min(part.keyGroups().end(), range.end());
-            if (from > to) {
-                continue;
-            }
-            try (RocksDbStore old = RocksDbStore.open(config.baseDirectory(), "restore-" + directoryPrefix(operatorName, part.keyGroups()),
-                    SharedMemory.acquire(config.managedMemoryBytes()), NativeRestore.download(part, storage))) {
-                NativeRestore.copyRows(old, StoreLayout.readFrom(old.meta(), NativeRestore.describe(checkpointId, part)), from, to, restored);
-            }
-        }
-        return true;
+        return checkpoints.restoreNative(checkpointId, parts, storage);
     }
 
-    /** Every state, restored ones not created yet included, as a snapshot sees it. */
-    private List<StatePart> stateParts() {
-        List<StatePart> stateParts = new ArrayList<>(states.size());
-        for (Map.Entry<String, Registered> e : states.entrySet()) {
-            StateColumn c = e.getValue().column;
-            stateParts.add(new StatePart(e.getKey(), e.getValue().kind, c.hasTtl(), c.bytes()));
-        }
-        restored.addUnclaimedStates(stateParts);
-        return List.copyOf(stateParts);
-    }
-
-    /** Every timer service, restored ones not created yet included. */
-    private List<TimerPart> timerParts() {
-        List<TimerPart> timerParts = new ArrayList<>(timerServices.size());
-        for (RocksTimerService<?> t : timerServices) {
-            timerParts.add(new TimerPart(t.name(), timerIndex(t.name())));
-        }
-        restored.addUnclaimedTimers(timerParts);
-        return List.copyOf(timerParts);
+    @Override
+    public void restoreKeyGroup(int keyGroup, DataInputStream in) throws IOException {
+        checkpoints.restoreKeyGroup(keyGroup, in);
     }
 
     /** SST files this backend's incremental snapshots will not upload again; for tests. */
     int uploadedFileCount() {
-        return uploaded.size();
+        return checkpoints.uploadedFileCount();
+    }
+
+    /** Whether any state or timer service was created. */
+    boolean anyCreated() {
+        return !states.isEmpty() || !timerServices.isEmpty();
+    }
+
+    /** The store, replaced once by a restore of a checkpoint's files. */
+    RocksDbStore store() {
+        return store;
+    }
+
+    /** Makes {@code opened} this backend's store, closes the previous one and binds the schema dictionary anew. */
+    void replaceStore(RocksDbStore opened) {
+        RocksDbStore empty = store;
+        store = opened;
+        empty.close();
+        bindSchema();
+    }
+
+    /** Restored states and timer services no operator has created yet. */
+    RestoredRows restored() {
+        return restored;
+    }
+
+    RocksStates states() {
+        return states;
+    }
+
+    RocksTimerServices timers() {
+        return timerServices;
     }
 
     /**
-     * Loads one key group's section (see {@link KeyGroupRows}) into the column families. Meant before the
-     * operator opens; states and timer services created later by name find their rows.
+     * Writes the cached values to RocksDB: the namespaced states' and the state cache's dirty ones; with
+     * {@code clearCache} (before rows are restored behind the caches' back) both caches also forget them.
      */
-    @Override
-    public void restoreKeyGroup(int keyGroup, DataInputStream in) throws IOException {
-        requireOpen();
-        if (!range.contains(keyGroup)) {
-            throw new IllegalArgumentException("cannot restore key group " + keyGroup + ": this backend owns key groups "
-                    + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
+    void flushForSnapshot(boolean clearCache) {
+        if (clearCache) {
+            flushNamespaced(true);
+            if (cache != null) {
+                cache.flushAndClear();
+            }
+        } else {
+            flushNamespaced(false);
+            flushCache();
         }
-        flushNamespaced(true);
-        if (cache != null) {
-            cache.flushAndClear();
-        }
-        KeyGroupRows.read(in, keyGroup, restored, loader, operatorName);
     }
 
     @Override
@@ -511,10 +397,8 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
             cache.close();
         }
         states.clear();
-        ttlColumns.clear();
         namespaced.clear();
         timerServices.clear();
-        timerServicesByName.clear();
         key = null;
         keyBytes = null;
         keyGroup = -1;
@@ -566,7 +450,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
     }
 
     /** Names this operator's keys in errors, e.g. {@code the keys of operator 'sum'}. */
-    private String describeKeys() {
+    String describeKeys() {
         return "the keys of operator '" + operatorName + "'";
     }
 
@@ -589,78 +473,26 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      * Fails with a {@link io.millrace.runtime.state.serde.StateSchemaException} unless the stored keys and
      * the stored values of {@code stateName} can be read with the classes as they are now.
      */
-    private void checkSchema(String stateName) {
+    void checkSchema(String stateName) {
         schema.check(null, loader, describeKeys());
         schema.check(stateName, loader, describeState(stateName));
     }
 
-    /**
-     * Stores a row of a restored schema dictionary; a shape now used by a created state's values, or by
-     * keys, is checked at once.
-     */
-    void restoreSchemaRow(byte[] key, byte[] value) {
-        String use = schema.restore(key, value);
-        if (use == null) {
-            return;
-        }
-        int id = SchemaColumn.idOfUseRow(key);
-        if (use.isEmpty()) {
-            schema.check(id, true, loader, describeKeys());
-        } else if (states.containsKey(use)) {
-            schema.check(id, false, loader, describeState(use));
-        }
-    }
-
     /** Gets or creates a state; the same name with another kind is refused. */
     Object register(String name, String kind, boolean multiRow, StateTtlConfig ttl, Function<StateColumn, Object> factory) {
-        Registered r = states.get(name);
-        if (r != null) {
-            if (!r.kind.equals(kind)) {
-                throw new IllegalArgumentException("state '" + name + "' is already registered as " + r.kind
-                        + " state, cannot register it again as " + kind + " state");
-            }
-            return r.state;
-        }
-        if (closed) {
-            throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
-        }
-        checkSchema(name);
-        boolean cached = cache != null && !multiRow && !(kind.equals("list") && ttl.enabled());
-        StateColumn column = new StateColumn(name, kind, states.size(), multiRow, ttl, this, stateColumn(name), cached ? cache : null);
-        store.meta().put(utf8("state:" + name), utf8(kind + ", " + ttl));
-        restored.claimState(column);
-        Object state = factory.apply(column);
-        states.put(name, new Registered(kind, state, column));
-        if (column.hasTtl()) {
-            ttlColumns.add(column);
-        }
-        return state;
+        return states.register(name, kind, multiRow, ttl, cache, factory);
     }
 
     /** The created state of that name, null if none. */
     StateColumn createdState(String name) {
-        Registered r = states.get(name);
-        return r == null ? null : r.column;
-    }
-
-    /** The created timer service of that name, null if none. */
-    RocksTimerService<?> createdTimerService(String name) {
-        return timerServicesByName.get(name);
+        return states.created(name);
     }
 
     BytesColumn stateColumn(String name) {
         return store.column("state:" + name);
     }
 
-    BytesColumn timerColumn(String service) {
-        return store.column("timers:" + service);
-    }
-
-    BytesColumn timerIndex(String service) {
-        return store.column("timer-groups:" + service);
-    }
-
-    private void requireOpen() {
+    void requireOpen() {
         if (closed) {
             throw new IllegalStateException("the RocksDB backend of '" + operatorName + "' is closed");
         }
@@ -671,9 +503,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         if (cache != null) {
             cache.flush();
         }
-        for (int i = 0; i < timerServices.size(); i++) {
-            timerServices.get(i).flush();
-        }
+        timerServices.flush();
     }
 
     private void flushNamespaced(boolean forget) {
@@ -685,7 +515,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         }
     }
 
-    private static String directoryPrefix(String operatorName, KeyGroupRange range) {
+    static String directoryPrefix(String operatorName, KeyGroupRange range) {
         String safe = operatorName.replaceAll("[^A-Za-z0-9_.-]", "_");
         if (safe.length() > 40) {
             safe = safe.substring(0, 40);
@@ -693,11 +523,11 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
         return safe + "-kg" + range.start() + "-" + range.end() + "-";
     }
 
-    private static byte[] utf8(String s) {
+    static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String rangeText(KeyGroupRange r) {
+    static String rangeText(KeyGroupRange r) {
         return "[" + r.start() + ", " + r.end() + "]";
     }
 }

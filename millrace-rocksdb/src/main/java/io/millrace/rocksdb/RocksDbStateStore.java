@@ -9,6 +9,8 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ReducingState;
 import io.millrace.api.state.ReducingStateDescriptor;
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
 import io.millrace.api.state.StateDescriptor;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
@@ -38,6 +40,13 @@ final class RocksDbStateStore implements KeyedStateStore {
     @SuppressWarnings("unchecked")
     public <UK, UV> MapState<UK, UV> getMapState(MapStateDescriptor<UK, UV> d) {
         return (MapState<UK, UV>) backend.register(d.name(), kind(d), true, d.ttl(), c -> new RocksMapState<UK, UV>(c));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <UK, UV> SortedMapState<UK, UV> getSortedMapState(SortedMapStateDescriptor<UK, UV> d) {
+        return (SortedMapState<UK, UV>) backend.register(d.name(), kind(d), true, d.ttl(),
+                c -> new RocksSortedMapState<UK, UV>(c, backend, d.keyType()));
     }
 
     @Override

@@ -44,17 +44,17 @@ final class RocksMapState<UK, UV> implements MapState<UK, UV> {
     @SuppressWarnings("unchecked")
     public Iterable<Map.Entry<UK, UV>> entries() {
         List<Map.Entry<UK, UV>> out = new ArrayList<>();
-        column.forEachRow((k, v, encoded) -> out.add(Map.entry((UK) k, (UV) v)));
+        column.scan.forEachRow((k, v, encoded) -> out.add(Map.entry((UK) k, (UV) v)));
         return out;
     }
 
     @Override
     public boolean isEmpty() {
-        return !column.anyRow();
+        return !column.scan.anyRow();
     }
 
     @Override
     public void clear() {
-        column.deleteAll();
+        column.scan.deleteAll();
     }
 }

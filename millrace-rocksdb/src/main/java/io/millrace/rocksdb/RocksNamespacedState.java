@@ -79,7 +79,7 @@ final class RocksNamespacedState<N, V> implements NamespacedState<N, V> {
     @SuppressWarnings("unchecked")
     public void forEach(BiConsumer<N, V> action) {
         flush(false);
-        column.forEachRow((ns, value, stored) -> {
+        column.scan.forEachRow((ns, value, stored) -> {
             Cached c = cache.get(ns);
             if (c == null) {
                 c = new Cached(value, stored);
@@ -92,7 +92,7 @@ final class RocksNamespacedState<N, V> implements NamespacedState<N, V> {
     @Override
     public void clear() {
         cache.clear();
-        column.deleteAll();
+        column.scan.deleteAll();
     }
 
     /**

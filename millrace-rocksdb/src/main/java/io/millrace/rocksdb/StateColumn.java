@@ -7,8 +7,6 @@ import io.millrace.runtime.state.serde.StateSerializer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.function.BiConsumer;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -24,12 +22,6 @@ import org.rocksdb.RocksIterator;
  * never hold a newer value than the cache. Task thread only.
  */
 final class StateColumn {
-    /** Accesses of a TTL state between two small sweeps, and the rows such a sweep visits. */
-    static final int ACCESSES_PER_SWEEP = 256;
-    static final int ACCESS_SWEEP_ROWS = 1024;
-    /** How many times its row budget a sweep may visit while most rows it meets are expired. */
-    static final int MAX_SWEEP_BATCHES = 16;
-
     final String name;
     final String kind;
     /** Unique among the backend's states; part of the cache's hash. */
@@ -38,23 +30,20 @@ final class StateColumn {
     final boolean multiRow;
     /** List state: rows in the list format of {@link ListRows}. */
     final boolean list;
+    /** Sorted map state: sub keys in the order-preserving {@link io.millrace.runtime.state.SortedKeyEncoding}. */
+    final boolean sortedKeys;
     private final RocksDbKeyedStateBackend backend;
     /** The backend's write-back cache for this single-row state, or null when its rows are read and written directly. */
     private final StateCache cache;
     private final BytesColumn bytes;
     private final long ttlMillis;
-    private final boolean refreshOnRead;
+    final boolean refreshOnRead;
     private final StateSerializer values;
     private final ByteReader reader = new ByteReader();
-    private int accessesSinceSweep;
-    /** Where the current sweep pass goes on; null between passes. */
-    private byte[] sweepCursor;
-    /** No row expires before this (every write lowers it; a completed pass raises it). */
-    private long expiryLowerBound = Long.MAX_VALUE;
-    private long nextPassAt = Long.MIN_VALUE;
-    /** Least expiry among the rows the current pass kept, and among rows written since it started. */
-    private long passMinExpiry = Long.MAX_VALUE;
-    private long writtenMinExpiry = Long.MAX_VALUE;
+    /** Expiries and the sweep of expired rows (a no-op without TTL). */
+    final ExpirySweep expiries;
+    /** Scans of this state's rows by key, key group or the whole column. */
+    final ColumnScan scan;
 
     /** {@code cache}: null, or the backend's cache for a single-row state (a list only without TTL). */
     StateColumn(String name, String kind, int id, boolean multiRow, StateTtlConfig ttl, RocksDbKeyedStateBackend backend,
@@ -64,12 +53,15 @@ final class StateColumn {
         this.id = id;
         this.multiRow = multiRow;
         this.list = kind.equals("list");
+        this.sortedKeys = kind.equals(io.millrace.runtime.state.LogicalSection.SORTED_MAP);
         this.backend = backend;
         this.cache = cache;
         this.bytes = bytes;
         this.ttlMillis = ttl.enabled() ? ttl.ttlMillis() : 0;
         this.refreshOnRead = ttl.enabled() && ttl.updateType() == StateTtlConfig.UpdateType.ON_READ_AND_WRITE;
         this.values = StateSerializer.forValues(backend.schema, name, backend.loader, backend.describeState(name));
+        this.expiries = new ExpirySweep(bytes, ttlMillis);
+        this.scan = new ColumnScan(this, backend, bytes);
     }
 
     BytesColumn bytes() {
@@ -84,8 +76,7 @@ final class StateColumn {
 
     /** Rows with any expiry were added behind the sweep's back: the next sweep pass may not be skipped. */
     void noteRestoredRows() {
-        expiryLowerBound = Long.MIN_VALUE;
-        nextPassAt = Long.MIN_VALUE;
+        expiries.noteRestoredRows();
     }
 
     /**
@@ -100,7 +91,7 @@ final class StateColumn {
             return Arrays.copyOfRange(value, 8, value.length);
         }
         byte[] converted = new byte[value.length + 8];
-        setExpiry(converted, expiryFrom(backend.clock.millis()));
+        ExpirySweep.setExpiry(converted, expiries.expiryFrom(backend.clock.millis()));
         System.arraycopy(value, 0, converted, 8, value.length);
         return converted;
     }
@@ -140,14 +131,14 @@ final class StateColumn {
             return e.value;
         }
         long now = backend.clock.millis();
-        onTtlAccess(now);
+        expiries.onAccess(now);
         if (e.expiry <= now) {
             e.value = null;
             cache.markDirty(e);
             return null;
         }
         if (refreshOnRead && !forWrite) {
-            e.expiry = expiryFrom(now);
+            e.expiry = expiries.expiryFrom(now);
             cache.markDirty(e);
         }
         return e.value;
@@ -163,8 +154,8 @@ final class StateColumn {
         StateCache.Entry e = cached(key, false);
         if (ttlMillis != 0) {
             long now = backend.clock.millis();
-            onTtlAccess(now);
-            e.expiry = expiryFrom(now);
+            expiries.onAccess(now);
+            e.expiry = expiries.expiryFrom(now);
         }
         e.value = value;
         cache.markDirty(e);
@@ -205,7 +196,7 @@ final class StateColumn {
             e.value = decodeRow(row, 0);
             return e;
         }
-        long expiry = expiry(row);
+        long expiry = ExpirySweep.expiry(row);
         if (expiry <= backend.clock.millis()) {
             cache.markDirty(e);
             return e;
@@ -373,232 +364,10 @@ final class StateColumn {
         ByteWriter v = backend.valueScratch();
         v.reset();
         if (ttlMillis != 0) {
-            v.writeLong(expiryFrom(backend.clock.millis()));
+            v.writeLong(expiries.expiryFrom(backend.clock.millis()));
         }
         v.write(encoded);
         bytes.put(k.buffer(), 0, k.size(), v.buffer(), 0, v.size());
-    }
-
-    /**
-     * Visits the live rows of the current key as (sub key, value, encoded value), in sub-key byte order;
-     * deletes expired rows and refreshes TTL on read where configured. The action must not write this state.
-     */
-    void forEachRow(RowVisitor action) {
-        byte[] prefix = backend.requireKeyBytes(this);
-        long now = ttlMillis != 0 ? backend.clock.millis() : 0;
-        try (RocksIterator it = bytes.scan()) {
-            for (it.seek(prefix); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                if (!startsWith(key, prefix)) {
-                    break;
-                }
-                byte[] row = it.value();
-                int start = 0;
-                if (ttlMillis != 0) {
-                    if (expiry(row) <= now) {
-                        bytes.delete(key);
-                        continue;
-                    }
-                    start = 8;
-                    if (refreshOnRead) {
-                        refresh(key, row, now);
-                    }
-                }
-                Object subKey = backend.keys.read(reader.reset(key, prefix.length, key.length - prefix.length));
-                Object value = values.read(reader.reset(row, start, row.length - start));
-                action.visit(subKey, value, start == 0 ? row : Arrays.copyOfRange(row, start, row.length));
-            }
-            bytes.checkStatus(it);
-        }
-    }
-
-    /** Whether the current key has at least one live row; deletes the expired rows it passes. */
-    boolean anyRow() {
-        byte[] prefix = backend.requireKeyBytes(this);
-        long now = backend.clock.millis();
-        try (RocksIterator it = bytes.scan()) {
-            for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
-                if (ttlMillis == 0 || expiry(it.value()) > now) {
-                    return true;
-                }
-                bytes.delete(it.key());
-            }
-            bytes.checkStatus(it);
-        }
-        return false;
-    }
-
-    /** Deletes every row of the current key. */
-    void deleteAll() {
-        byte[] prefix = backend.requireKeyBytes(this);
-        try (RocksIterator it = bytes.scan()) {
-            for (it.seek(prefix); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                if (!startsWith(key, prefix)) {
-                    break;
-                }
-                bytes.delete(key);
-            }
-            bytes.checkStatus(it);
-        }
-    }
-
-    /** Receives one row of the current key. */
-    interface RowVisitor {
-        void visit(Object subKey, Object value, byte[] encoded);
-    }
-
-    /** The stored value of a row of the current key (a full row key), or null; only for states without TTL. */
-    Object readStored(byte[] rowKey) {
-        byte[] row = bytes.get(rowKey);
-        return row == null ? null : decode(row);
-    }
-
-    /**
-     * Visits the stored rows of the current key as (row key, row value), in row key order, without the
-     * state cache; for states without TTL. The action must not write this state.
-     */
-    void forEachStoredRow(BiConsumer<byte[], byte[]> action) {
-        byte[] prefix = backend.requireKeyBytes(this);
-        try (RocksIterator it = bytes.scan()) {
-            for (it.seek(prefix); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                if (!startsWith(key, prefix)) {
-                    break;
-                }
-                action.accept(key, it.value());
-            }
-            bytes.checkStatus(it);
-        }
-    }
-
-    /** Whether RocksDB holds any row of the current key (live or not), without the state cache: one seek. */
-    boolean anyStoredRow() {
-        byte[] prefix = backend.requireKeyBytes(this);
-        try (RocksIterator it = bytes.scan()) {
-            it.seek(prefix);
-            if (it.isValid()) {
-                return startsWith(it.key(), prefix);
-            }
-            bytes.checkStatus(it);
-            return false;
-        }
-    }
-
-    /** The sub key (namespace or map key) of a row key of the current key. */
-    Object subKey(byte[] rowKey) {
-        int p = backend.requireKeyBytes(this).length;
-        return backend.keys.read(reader.reset(rowKey, p, rowKey.length - p));
-    }
-
-    // ---- whole-column operations
-
-    /**
-     * Stored entries, live or expired but not yet swept: rows for single-row states, distinct keys for
-     * multi-row ones (as the heap backend counts them). Scans the column.
-     */
-    long entryCount() {
-        long n = 0;
-        byte[] previous = null;
-        int previousLength = 0;
-        try (RocksIterator it = bytes.scan()) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                if (!multiRow) {
-                    n++;
-                    continue;
-                }
-                byte[] key = it.key();
-                ByteReader r = reader.reset(key, 2, key.length - 2);
-                backend.keys.skip(r);
-                int keyLength = r.position();
-                if (previous == null || keyLength != previousLength || !Arrays.equals(previous, 0, keyLength, key, 0, keyLength)) {
-                    n++;
-                    previous = key;
-                    previousLength = keyLength;
-                }
-            }
-            bytes.checkStatus(it);
-        }
-        return n;
-    }
-
-    /** Visits the (key, value) rows of one key group; values of multi-row states are (sub key, value) pairs. */
-    void forEachInGroup(int keyGroup, BiConsumer<Object, Object> action) {
-        byte[] prefix = {(byte) (keyGroup >>> 8), (byte) keyGroup};
-        try (RocksIterator it = bytes.scan()) {
-            for (it.seek(prefix); it.isValid(); it.next()) {
-                byte[] key = it.key();
-                if (!startsWith(key, prefix)) {
-                    break;
-                }
-                ByteReader r = reader.reset(key, 2, key.length - 2);
-                Object k = backend.keys.read(r);
-                Object sub = multiRow ? backend.keys.read(r) : null;
-                byte[] row = it.value();
-                Object v = decodeRow(row, ttlMillis != 0 ? 8 : 0);
-                action.accept(k, multiRow ? Map.entry(sub, v) : v);
-            }
-            bytes.checkStatus(it);
-        }
-    }
-
-    /**
-     * Visits about {@code rows} rows from the sweep cursor, deleting expired ones; while most visited rows
-     * turn out expired it goes on, up to {@link #MAX_SWEEP_BATCHES} times as many. A pass runs from the
-     * first row to the last over several calls. A new pass starts only when a row may have expired (the
-     * clock reached the lower bound of all expiries) and at most every quarter TTL, so idle or frequent
-     * ticks cost nothing. No-op without TTL.
-     */
-    void sweep(long now, int rows) {
-        if (ttlMillis == 0) {
-            return;
-        }
-        if (sweepCursor == null) {
-            if (now < expiryLowerBound || now < nextPassAt) {
-                return;
-            }
-            nextPassAt = now + Math.max(1, ttlMillis / 4);
-            passMinExpiry = Long.MAX_VALUE;
-            writtenMinExpiry = Long.MAX_VALUE;
-        }
-        try (RocksIterator it = bytes.scan()) {
-            if (sweepCursor == null) {
-                it.seekToFirst();
-            } else {
-                it.seek(sweepCursor);
-            }
-            for (int batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
-                int deleted = 0;
-                int visited = 0;
-                for (; visited < rows && it.isValid(); visited++, it.next()) {
-                    long expiry = expiry(it.value());
-                    if (expiry <= now) {
-                        bytes.delete(it.key());
-                        deleted++;
-                    } else {
-                        passMinExpiry = Math.min(passMinExpiry, expiry);
-                    }
-                }
-                if (!it.isValid() || deleted * 2 <= visited) {
-                    break;
-                }
-            }
-            if (it.isValid()) {
-                sweepCursor = it.key();
-            } else {
-                bytes.checkStatus(it);
-                sweepCursor = null;
-                expiryLowerBound = Math.min(passMinExpiry, writtenMinExpiry);
-            }
-        }
-    }
-
-    /** Counts a TTL access; every so many, sweeps a batch (so untouched keys expire without ticks too). */
-    private void onTtlAccess(long now) {
-        if (++accessesSinceSweep >= ACCESSES_PER_SWEEP) {
-            accessesSinceSweep = 0;
-            sweep(now, ACCESS_SWEEP_ROWS);
-        }
     }
 
     // ---- rows
@@ -613,7 +382,8 @@ final class StateColumn {
         return k;
     }
 
-    private Object readRow(byte[] key, int offset, int length, boolean forWrite) {
+    /** The value of the row {@code key[offset, offset + length)}, or null when absent or expired (an expired row is deleted). */
+    Object readRow(byte[] key, int offset, int length, boolean forWrite) {
         byte[] row = bytes.get(key, offset, length);
         if (row == null) {
             return null;
@@ -622,25 +392,26 @@ final class StateColumn {
             return decodeRow(row, 0);
         }
         long now = backend.clock.millis();
-        onTtlAccess(now);
-        if (expiry(row) <= now) {
+        expiries.onAccess(now);
+        if (ExpirySweep.expiry(row) <= now) {
             bytes.delete(key, offset, length);
             return null;
         }
         if (refreshOnRead && !forWrite) {
             row = row.clone();
-            setExpiry(row, expiryFrom(now));
+            ExpirySweep.setExpiry(row, expiries.expiryFrom(now));
             bytes.put(key, offset, length, row, 0, row.length);
         }
         return decodeRow(row, 8);
     }
 
     /** The value of a row from {@code start} (after the expiry): a list for list states. */
-    private Object decodeRow(byte[] row, int start) {
+    Object decodeRow(byte[] row, int start) {
         return list ? ListRows.read(row, start, reader, this) : values.read(reader.reset(row, start, row.length - start));
     }
 
-    private void writeRow(byte[] key, int offset, int length, Object value) {
+    /** Writes the row {@code key[offset, offset + length)} with {@code value} (and a fresh expiry with TTL). */
+    void writeRow(byte[] key, int offset, int length, Object value) {
         ByteWriter v = rowStart();
         serialize(value, v);
         bytes.put(key, offset, length, v.buffer(), 0, v.size());
@@ -652,8 +423,8 @@ final class StateColumn {
         v.reset();
         if (ttlMillis != 0) {
             long now = backend.clock.millis();
-            onTtlAccess(now);
-            v.writeLong(expiryFrom(now));
+            expiries.onAccess(now);
+            v.writeLong(expiries.expiryFrom(now));
         }
         return v;
     }
@@ -667,32 +438,11 @@ final class StateColumn {
         }
     }
 
-    private void refresh(byte[] key, byte[] row, long now) {
+    /** Rewrites a TTL row with a renewed expiry. */
+    void refresh(byte[] key, byte[] row, long now) {
         byte[] copy = row.clone();
-        setExpiry(copy, expiryFrom(now));
+        ExpirySweep.setExpiry(copy, expiries.expiryFrom(now));
         bytes.put(key, copy);
-    }
-
-    /** The expiry of a row written now; keeps the sweep's lower bound of all expiries valid. */
-    private long expiryFrom(long now) {
-        long expiry = now + ttlMillis;
-        expiryLowerBound = Math.min(expiryLowerBound, expiry);
-        writtenMinExpiry = Math.min(writtenMinExpiry, expiry);
-        return expiry;
-    }
-
-    private static long expiry(byte[] row) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (row[i] & 0xFF);
-        }
-        return v;
-    }
-
-    private static void setExpiry(byte[] row, long expiry) {
-        for (int i = 0; i < 8; i++) {
-            row[i] = (byte) (expiry >>> (56 - 8 * i));
-        }
     }
 
     static boolean startsWith(byte[] key, byte[] prefix) {

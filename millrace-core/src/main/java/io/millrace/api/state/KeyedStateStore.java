@@ -11,6 +11,9 @@ public interface KeyedStateStore {
 
     <UK, UV> MapState<UK, UV> getMapState(MapStateDescriptor<UK, UV> descriptor);
 
+    /** A map per key in the order of its keys; see {@link SortedMapStateDescriptor} for the supported key types. */
+    <UK, UV> SortedMapState<UK, UV> getSortedMapState(SortedMapStateDescriptor<UK, UV> descriptor);
+
     <T> ReducingState<T> getReducingState(ReducingStateDescriptor<T> descriptor);
 
     <IN, ACC, OUT> AggregatingState<IN, OUT> getAggregatingState(AggregatingStateDescriptor<IN, ACC, OUT> descriptor);

@@ -40,7 +40,8 @@ public abstract class StateDescriptor<S extends State> implements java.io.Serial
         LIST,
         MAP,
         REDUCING,
-        AGGREGATING
+        AGGREGATING,
+        SORTED_MAP
     }
 
     @Override

@@ -20,7 +20,7 @@ import java.io.StreamCorruptedException;
  *     varint states; per state: string name, string kind, byte ttl, varint entries, per entry by kind:
  *       value, reducing, aggregating: key, value [, long expiry if ttl]
  *       list:                         key, value (a list of the elements) [, long expiry if ttl]
- *       map:                          key, varint n, n x (user key, user value [, long expiry if ttl])
+ *       map, sorted_map:              key, varint n, n x (user key, user value [, long expiry if ttl])
  *       namespaced:                   key, varint n, n x (namespace, value)
  *     varint timer services; per service: string name, varint timers, per timer:
  *       key, namespace, long timestamp, byte eventTime, long sequence (order among timers of equal time)
@@ -52,6 +52,7 @@ public final class LogicalSection {
     public static final String AGGREGATING = "aggregating";
     public static final String NAMESPACED = "namespaced";
     public static final String GROUPED = "grouped";
+    public static final String SORTED_MAP = "sorted_map";
 
     private LogicalSection() {}
 
@@ -129,9 +130,14 @@ public final class LogicalSection {
         out.writeLong(sequence);
     }
 
-    /** Whether entries of {@code kind} hold a map of sub-entries per key (map and namespaced state). */
+    /** Whether entries of {@code kind} hold a map of sub-entries per key (map, sorted map and namespaced state). */
     public static boolean perKeyMap(String kind) {
-        return kind.equals(MAP) || kind.equals(NAMESPACED);
+        return kind.equals(MAP) || kind.equals(SORTED_MAP) || kind.equals(NAMESPACED);
+    }
+
+    /** Whether the sub-entries of {@code kind} carry an expiry each when the state has TTL (map and sorted map state). */
+    public static boolean subEntryExpiry(String kind) {
+        return kind.equals(MAP) || kind.equals(SORTED_MAP);
     }
 
     /** A state's kind with its TTL setting, for messages: {@code "map state with TTL"}. */

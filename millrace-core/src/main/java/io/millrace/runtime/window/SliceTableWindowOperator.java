@@ -6,7 +6,6 @@ import io.millrace.api.window.WindowSpec;
 import io.millrace.runtime.state.ReadAhead;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 import java.util.ArrayList;
-import java.util.Arrays;
 
 /**
  * Tumbling and sliding time windows with the default trigger on the heap backend, slice-major: per slice of
@@ -23,7 +22,8 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     static final String STATE_NAME = "window-slices";
 
     private final SliceLayout layout;
-    private final ArrayList<Object> windowSlices = new ArrayList<>();
+    /** The accumulators of the key being fired, oldest slice first. */
+    final ArrayList<Object> windowSlices = new ArrayList<>();
     private HeapKeyedStateBackend heap;
     /** How the tables pack accumulators; null when they hold objects. */
     private Packing packing;
@@ -37,16 +37,11 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
     private SliceStore store;
     private int firstGroup;
     private final WindowKeys windowKeys = new WindowKeys();
-    /** Scratch for {@link #fireByRanges}: the window's tables of one key group, and one key's tables and positions. */
-    private SliceTable[] rangeTables = new SliceTable[8];
-    private SliceTable[] keyTables = new SliceTable[8];
-    private int[] keyPositions = new int[8];
-    private int[] sharedAt = new int[16];
-    private int[] sharedTo = new int[8];
-    /** Whether {@link #fireByRanges} is tried (always, but for tests that compare it with the union). */
+    /** Fires windows of several tables of numeric keys straight from the tables, where it can. */
+    private final RangeFiring rangeFirer = new RangeFiring(this);
+    /** Whether {@link RangeFiring} is tried (always, but for tests that compare it with the union). */
     private boolean rangeFiring = true;
-    /** Key groups of windows of several tables fired by {@link #fireByRanges} and by {@link #fireUnion}; for tests. */
-    private long firedByRanges;
+    /** Key groups of windows of several tables fired by {@link #fireUnion}; for tests. */
     private long firedByUnion;
     /** The slice of the previous record and its first and last window ends: records mostly share a slice. */
     private long cachedSlice = Long.MAX_VALUE;
@@ -268,7 +263,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
 
     /** How many times a window's key group of several tables fired by ranges; for tests. */
     long firedByRanges() {
-        return firedByRanges;
+        return rangeFirer.fired();
     }
 
     /** How many times a window's key group of several tables fired by a union of their keys; for tests. */
@@ -315,7 +310,7 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             }
             if (tables == 1) {
                 fireTable(only, group, window);
-            } else if (tables > 1 && !(rangeFiring && fireByRanges(from, to, group, window))) {
+            } else if (tables > 1 && !(rangeFiring && rangeFirer.fire(store.slices, from, to, group, window))) {
                 fireUnion(from, to, group, window);
             }
         }
@@ -333,151 +328,6 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
             heap.setCurrentKey(key, group + firstGroup);
             emit(key, window, 0);
         }
-    }
-
-    /**
-     * Fires a window that has several tables in this key group without a union of their keys, when every key is a
-     * number and few keys fall in the range of numbers of another table than their own: then most keys are in one
-     * table only, which the ranges tell without a lookup, and the few others are looked up in the tables whose
-     * range holds them. Keys that grow with time (an auction's id, an order number) fill each slice with a range of
-     * their own that meets the next slice's only where keys live across the slice boundary, so a window of {@code k}
-     * slices fires its keys straight from the tables instead of making {@code k} lookups and a copy per key. The
-     * results and their order are the union's ({@link #fireUnion}): each key once, at its first arrival walking the
-     * tables oldest first, with its slices oldest first. Returns false, having fired nothing, when the keys are not
-     * all numbers or more than an eighth of them fall in another table's range (keys that every slice holds, such as
-     * a fixed set of sensors): the union is then cheaper than a lookup per key and table.
-     */
-    private boolean fireByRanges(int from, int to, int group, TimeWindow window) throws Exception {
-        Stripes slices = store.slices;
-        int k = 0;
-        int total = 0;
-        for (int i = from; i < to; i++) {
-            SliceTable t = slices.at(i)[group];
-            if (t != null && t.size() > 0) {
-                if (!t.numericKeys()) {
-                    return false;
-                }
-                if (k == rangeTables.length) {
-                    rangeTables = Arrays.copyOf(rangeTables, k * 2);
-                }
-                rangeTables[k++] = t;
-                total += t.size();
-            }
-        }
-        SliceTable[] ts = rangeTables;
-        // the positions of the keys that fall in another table's range, table after table (sharedTo[i]: the end of
-        // table i's), found once here and met again in order below
-        if (sharedTo.length < k) {
-            sharedTo = new int[rangeTables.length];
-        }
-        int shared = 0;
-        for (int i = 0; i < k; i++) {
-            if (overlapsAnother(ts, k, i)) {
-                SliceTable t = ts[i];
-                for (int p = 0; p < t.size(); p++) {
-                    if (inAnotherRange(ts, k, i, t.keyNumber(p))) {
-                        if ((shared + 1) * 8 > total) {
-                            Arrays.fill(ts, 0, k, null);
-                            return false;
-                        }
-                        if (shared == sharedAt.length) {
-                            sharedAt = Arrays.copyOf(sharedAt, shared * 2);
-                        }
-                        sharedAt[shared++] = p;
-                    }
-                }
-            }
-            sharedTo[i] = shared;
-        }
-        try {
-            int s = 0;
-            for (int i = 0; i < k; i++) {
-                SliceTable t = ts[i];
-                int n = t.size();
-                for (int p = 0; p < n; p++) {
-                    if (p % ReadAhead.BATCH == 0) {
-                        readAhead += t.readAhead(p, Math.min(n, p + ReadAhead.BATCH));
-                    }
-                    long number = t.keyNumber(p);
-                    int found = 1;
-                    keyTables[0] = t;
-                    keyPositions[0] = p;
-                    if (s < sharedTo[i] && sharedAt[s] == p) {
-                        s++;
-                        found = gather(ts, k, i, number, t.hash(p));
-                        if (found < 0) {
-                            continue; // an older table has this key: fired with that table's keys
-                        }
-                    }
-                    if (found == 1) {
-                        windowSlices.add(t.value(p));
-                    } else {
-                        for (int j = 0; j < found; j++) {
-                            if (j == fireScratch.size()) {
-                                fireScratch.add(packing == null ? null : packing.newInstance());
-                            }
-                            windowSlices.add(keyTables[j].valueInto(keyPositions[j], fireScratch.get(j)));
-                        }
-                    }
-                    Object key = number;
-                    heap.setCurrentKey(key, group + firstGroup);
-                    emit(key, window, 0);
-                }
-            }
-        } finally {
-            Arrays.fill(ts, 0, k, null);
-            Arrays.fill(keyTables, null);
-        }
-        firedByRanges++;
-        return true;
-    }
-
-    /** Whether the range of table {@code i} meets the range of another of the {@code k} tables. */
-    private static boolean overlapsAnother(SliceTable[] ts, int k, int i) {
-        long least = ts[i].leastNumber();
-        long greatest = ts[i].greatestNumber();
-        for (int j = 0; j < k; j++) {
-            if (j != i && ts[j].leastNumber() <= greatest && least <= ts[j].greatestNumber()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean inAnotherRange(SliceTable[] ts, int k, int i, long number) {
-        for (int j = 0; j < k; j++) {
-            if (j != i && ts[j].leastNumber() <= number && number <= ts[j].greatestNumber()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * For key {@code number} of table {@code i}: -1 when an older table holds it too, else how many tables hold it,
-     * with this one and the newer ones that do in {@link #keyTables} and {@link #keyPositions}, oldest first.
-     */
-    private int gather(SliceTable[] ts, int k, int i, long number, int hash) {
-        for (int j = 0; j < i; j++) {
-            if (ts[j].leastNumber() <= number && number <= ts[j].greatestNumber() && ts[j].findNumber(hash, number) >= 0) {
-                return -1;
-            }
-        }
-        int found = 1;
-        for (int j = i + 1; j < k; j++) {
-            if (ts[j].leastNumber() <= number && number <= ts[j].greatestNumber()) {
-                int q = ts[j].findNumber(hash, number);
-                if (q >= 0) {
-                    if (found == keyTables.length) {
-                        keyTables = Arrays.copyOf(keyTables, found * 2);
-                        keyPositions = Arrays.copyOf(keyPositions, found * 2);
-                    }
-                    keyTables[found] = ts[j];
-                    keyPositions[found++] = q;
-                }
-            }
-        }
-        return found;
     }
 
     /** Fires the keys of a window that has several tables in this key group: each key once, with its slices oldest first. */
@@ -512,6 +362,20 @@ final class SliceTableWindowOperator extends WindowOperatorBase {
         } finally {
             keys.clear();
         }
+    }
+
+    /** Fires one key of {@code window}: its slices are in {@link #windowSlices}. */
+    void fireKey(Object key, int group, TimeWindow window) throws Exception {
+        heap.setCurrentKey(key, group + firstGroup);
+        emit(key, window, 0);
+    }
+
+    /** The {@code j}th instance packed accumulators are unpacked into for firing (null when nothing is packed). */
+    Object fireScratch(int j) {
+        while (j >= fireScratch.size()) {
+            fireScratch.add(packing == null ? null : packing.newInstance());
+        }
+        return fireScratch.get(j);
     }
 
     private void emit(Object key, TimeWindow window, int firing) throws Exception {

@@ -10,7 +10,6 @@ import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.KeyedStateSnapshot;
 import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.state.heap.KeyGroupSection.RestoredTimer;
 import io.millrace.runtime.state.heap.KeyGroupSection.StateRef;
 import io.millrace.runtime.timer.DueTimers;
 import io.millrace.runtime.timer.HeapTimerService;
@@ -18,13 +17,10 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -63,8 +59,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     private final List<HeapTimerService<?>> timerServices = new ArrayList<>();
     private final Map<String, HeapTimerService<?>> timerServicesByName = new LinkedHashMap<>();
     /** Restored states and timers not yet claimed by name; they move into tables and services when created. */
-    private final Map<String, RestoredState> restoredStates = new HashMap<>();
-    private final Map<String, Map<Integer, List<RestoredTimer>>> restoredTimers = new HashMap<>();
+    private final RestoredSections restored;
 
     /** The latest snapshot while some of its key groups are not captured yet; see {@link HeapSnapshot}. */
     private HeapSnapshot pending;
@@ -112,6 +107,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("key group range " + rangeText(range) + " exceeds maxParallelism " + maxParallelism);
         }
         this.operatorName = operatorName;
+        this.restored = new RestoredSections(operatorName);
         this.values = values;
         this.autoValues = autoValues;
         this.range = range;
@@ -260,10 +256,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
         HeapTimerService<N> service = new HeapTimerService<>(name, this, clock, target);
         timerServicesByName.put(name, service);
         timerServices.add(service);
-        Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(name);
-        if (restored != null) {
-            adoptTimers(service, restored);
-        }
+        restored.claimTimers(service);
         return service;
     }
 
@@ -279,27 +272,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             throw new IllegalArgumentException("state '" + name + "' is already registered");
         }
         groupedStates.put(name, state);
-        adoptGrouped(name, state);
-    }
-
-    private void adoptGrouped(String name, GroupedState state) {
-        GroupedState.LogicalForm form = state.logicalForm();
-        RestoredState restored = restoredStates.get(name);
-        if (restored == null || !restored.kind.equals(KeyGroupSection.GROUPED)) {
-            if (form != null && LogicalGroupedState.restored(form, restoredStates, restoredTimers)) {
-                LogicalGroupedState.adopt(name, state, form, restoredStates, restoredTimers, range, operatorName);
-            } else if (restored != null) {
-                throw RestoredState.kindMismatch(operatorName, name, KeyGroupSection.GROUPED, restored.kind);
-            }
-            return;
-        }
-        restoredStates.remove(name);
-        String context = "state '" + name + "'" + (operatorName != null ? " of operator '" + operatorName + "'" : "");
-        for (int group = range.start(); group <= range.end(); group++) {
-            for (RestoredState.Chunk chunk : restored.chunks(group)) {
-                KeyGroupSection.decodeGrouped(chunk, group, context, state);
-            }
-        }
+        restored.claimGrouped(name, state, range);
     }
 
     /** Fires due event-time timers of all services in timestamp order, including ones registered meanwhile. */
@@ -410,7 +383,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             grouped.add(new KeyGroupSection.GroupedRef(e.getKey(), e.getValue().capture(), form));
         }
         KeyGroupSection.Contents contents = new KeyGroupSection.Contents(refs, grouped, List.copyOf(timerServices),
-                List.copyOf(restoredStates.values()), Map.copyOf(restoredTimers), savepoint);
+                restored.unclaimedStates(), restored.unclaimedTimers(), savepoint);
         HeapSnapshot snapshot = new HeapSnapshot(range, contents);
         if (savepoint) {
             snapshot.captureAll();
@@ -432,46 +405,27 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
                     + rangeText(range) + " (maxParallelism " + maxParallelism + ")");
         }
         settlePendingSnapshot();
-        KeyGroupSection.read(in, keyGroup, operatorName, restoredStates, restoredTimers);
+        restored.read(in, keyGroup);
         for (Map.Entry<String, Registered> e : states.entrySet()) {
-            RestoredState r = restoredStates.remove(e.getKey());
-            if (r != null) {
-                r.adoptInto(e.getValue().table, e.getValue().kind, clock.millis(), operatorName);
-            }
+            restored.claimState(e.getKey(), e.getValue().table, e.getValue().kind, clock.millis());
         }
         for (Map.Entry<String, GroupedState> e : groupedStates.entrySet()) {
-            adoptGrouped(e.getKey(), e.getValue());
+            restored.claimGrouped(e.getKey(), e.getValue(), range);
         }
         for (HeapTimerService<?> service : timerServices) {
-            Map<Integer, List<RestoredTimer>> restored = restoredTimers.remove(service.name());
-            if (restored != null) {
-                adoptTimers(service, restored);
-            }
+            restored.claimTimers(service);
         }
     }
 
     @Override
     public Set<String> unclaimedRestoredNames() {
-        Set<String> names = new TreeSet<>(restoredStates.keySet());
-        names.addAll(restoredTimers.keySet());
-        return names;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <N> void adoptTimers(HeapTimerService<N> service, Map<Integer, List<RestoredTimer>> restored) {
-        List<RestoredTimer> all = new ArrayList<>();
-        restored.values().forEach(all::addAll);
-        all.sort(Comparator.comparingLong(RestoredTimer::sequence));
-        for (RestoredTimer t : all) {
-            service.restoreTimer(t.key(), t.keyGroup(), (N) t.namespace(), t.timestamp(), t.eventTime());
-        }
+        return restored.unclaimedNames();
     }
 
     @Override
     public void close() {
         pending = null;
-        restoredStates.clear();
-        restoredTimers.clear();
+        restored.clear();
         states.clear();
         tables = new StateTable[0];
         groupedStates.clear();
@@ -525,11 +479,7 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
             return r.state;
         }
         StateTable table = tableFactory.get();
-        RestoredState restored = restoredStates.get(name);
-        if (restored != null) {
-            restored.adoptInto(table, kind, clock.millis(), operatorName);
-            restoredStates.remove(name);
-        }
+        restored.claimState(name, table, kind, clock.millis());
         Object state = factory.apply(table);
         states.put(name, new Registered(kind, state, table));
         tables = Arrays.copyOf(tables, tables.length + 1);

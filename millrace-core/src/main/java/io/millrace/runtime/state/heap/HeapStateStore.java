@@ -9,6 +9,8 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ReducingState;
 import io.millrace.api.state.ReducingStateDescriptor;
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
 import io.millrace.api.state.StateDescriptor;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
@@ -40,6 +42,14 @@ final class HeapStateStore implements KeyedStateStore {
         return (MapState<UK, UV>) backend.register(d.name(), kind(d.kind()),
                 () -> new HeapMapState.Table(d.name(), backend, d.ttl()),
                 t -> new HeapMapState<UK, UV>((HeapMapState.Table) t));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <UK, UV> SortedMapState<UK, UV> getSortedMapState(SortedMapStateDescriptor<UK, UV> d) {
+        return (SortedMapState<UK, UV>) backend.register(d.name(), kind(d.kind()),
+                () -> new HeapSortedMapState.Table(d.name(), backend, d.ttl(), d.keyType(), d.keyOrder()),
+                t -> new HeapSortedMapState<UK, UV>((HeapSortedMapState.Table) t));
     }
 
     @Override

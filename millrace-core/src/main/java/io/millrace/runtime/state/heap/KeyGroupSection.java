@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * One key group of a heap backend in a checkpoint or savepoint, in the canonical {@link LogicalSection} format:
  * the unit that a restore, at any parallelism and on any backend, reads. Captures the heap's tables for a
- * snapshot (copy-on-write, see {@link HeapSnapshot}) and reads sections back, keeping each state's entries
+ * snapshot (copy-on-write, see {@link HeapSnapshot}); {@link SectionReader} reads sections back, keeping each state's entries
  * encoded until the state is registered. Values of an evolved record or enum class are read into the class as
  * it is now, and an incompatible change fails the restore naming the state. In a checkpoint a grouped state's
  * payload is length-prefixed, so that a restore can carry it unread (like any unclaimed state, together with
@@ -108,7 +108,7 @@ final class KeyGroupSection {
                 c.defer(frozen);
                 continue;
             }
-            Codec codec = Codec.forWriting(c.shapes, s.name);
+            SectionCodec codec = SectionCodec.forWriting(c.shapes, s.name);
             writeStateHeader(body, s.name, s.kind, ttl, table.size());
             for (int p = 0; p < table.size(); p++) {
                 writeEntry(body, codec, s.name, s.kind, ttl, table.key(p), table.value(p), table.expiry(p));
@@ -150,7 +150,7 @@ final class KeyGroupSection {
         }
         for (Map.Entry<String, Map<Integer, List<RestoredTimer>>> service : contents.unclaimedTimers.entrySet()) {
             List<RestoredTimer> timers = service.getValue().getOrDefault(keyGroup, List.of());
-            Codec codec = Codec.forWriting(c.shapes, null);
+            SectionCodec codec = SectionCodec.forWriting(c.shapes, null);
             body.writeString(service.getKey());
             body.writeVarInt(timers.size());
             for (RestoredTimer t : timers) {
@@ -243,7 +243,7 @@ final class KeyGroupSection {
          * them is not. A list state's element holders are copied (their elements are immutable, the holders grow).
          */
         static FrozenState of(StateRef state, KeyTable table, boolean ttl) {
-            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
+            if (LogicalSection.perKeyMap(state.kind)) {
                 return null;
             }
             boolean list = state.kind.equals(LIST);
@@ -271,7 +271,7 @@ final class KeyGroupSection {
 
         @Override
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
-            Codec codec = Codec.forWriting(shapes, state.name);
+            SectionCodec codec = SectionCodec.forWriting(shapes, state.name);
             writeStateHeader(out, state.name, state.kind, ttl, values.length);
             for (int i = 0; i < values.length; i++) {
                 Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
@@ -299,18 +299,18 @@ final class KeyGroupSection {
 
         @Override
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
-            Codec codec = Codec.forWriting(shapes, state.name);
+            SectionCodec codec = SectionCodec.forWriting(shapes, state.name);
             values.codec().copyShapesInto(shapes);
             writeStateHeader(out, state.name, state.kind, ttl, values.size());
             for (int i = 0; i < values.size(); i++) {
                 Object key = longKeys != null ? Long.valueOf(longKeys[i]) : keys[i];
                 try {
-                    codec.keys.write(key, out);
+                    codec.keys().write(key, out);
                 } catch (IllegalArgumentException x) {
                     throw new NotSerializableException("state '" + state.name + "' has a key of class "
                             + key.getClass().getName() + " that cannot be checkpointed: " + x.getMessage());
                 }
-                values.writeValue(i, codec.values, out);
+                values.writeValue(i, codec.values(), out);
                 if (ttl) {
                     out.writeLong(expiries[i]);
                 }
@@ -326,7 +326,7 @@ final class KeyGroupSection {
 
         @Override
         public void write(ByteWriter out, ShapeTable shapes) throws IOException {
-            Codec codec = Codec.forWriting(shapes, null);
+            SectionCodec codec = SectionCodec.forWriting(shapes, null);
             out.writeString(name);
             out.writeVarInt(eventTime.size() + processingTime.size());
             for (Timer<?> t : eventTime) {
@@ -338,29 +338,15 @@ final class KeyGroupSection {
         }
     }
 
-    /** The key and value serializers of one state (or timer service) in a section. */
-    private record Codec(StateSerializer keys, StateSerializer values) {
-        static Codec forWriting(ShapeTable shapes, String state) {
-            ClassLoader loader = StateSerializer.userClassLoader();
-            return new Codec(StateSerializer.forKeys(shapes, loader, null), StateSerializer.forValues(shapes, state, loader, null));
-        }
-
-        static Codec forReading(ShapeTable shapes, String what, String operator, ClassLoader loader) {
-            String context = what + (operator != null ? " of operator '" + operator + "'" : "");
-            return new Codec(StateSerializer.forKeys(shapes, loader, "the keys of " + context),
-                    StateSerializer.forValues(shapes, null, loader, context));
-        }
-    }
-
     private static void writeStateHeader(ByteWriter out, String name, String kind, boolean ttl, int keys) {
         LogicalSection.writeStateHeader(out, name, kind, ttl, keys);
     }
 
-    private static void writeTimer(ByteWriter out, Codec codec, String service, Object key,
+    private static void writeTimer(ByteWriter out, SectionCodec codec, String service, Object key,
             Object namespace, long timestamp, boolean eventTime, long sequence) throws IOException {
         try {
-            codec.keys.write(key, out);
-            codec.keys.write(namespace, out);
+            codec.keys().write(key, out);
+            codec.keys().write(namespace, out);
         } catch (IllegalArgumentException x) {
             throw new NotSerializableException("timer service '" + service + "' holds a timer of key " + key
                     + " and namespace " + namespace + " that cannot be checkpointed: " + x.getMessage());
@@ -368,7 +354,7 @@ final class KeyGroupSection {
         LogicalSection.writeTimerTail(out, timestamp, eventTime, sequence);
     }
 
-    private static void writeEntry(ByteWriter out, Codec codec, String name, String kind, boolean ttl,
+    private static void writeEntry(ByteWriter out, SectionCodec codec, String name, String kind, boolean ttl,
             Object key, Object value, long expiry) throws IOException {
         try {
             writeEntry(out, codec, kind, ttl, key, value, expiry);
@@ -378,153 +364,31 @@ final class KeyGroupSection {
         }
     }
 
-    private static void writeEntry(ByteWriter out, Codec codec, String kind, boolean ttl,
+    private static void writeEntry(ByteWriter out, SectionCodec codec, String kind, boolean ttl,
             Object key, Object value, long expiry) {
-        codec.keys.write(key, out);
-        if (kind.equals(MAP) || kind.equals(NAMESPACED)) {
+        codec.keys().write(key, out);
+        if (LogicalSection.perKeyMap(kind)) {
             Map<?, ?> map = (Map<?, ?>) value;
             out.writeVarInt(map.size());
             for (Map.Entry<?, ?> me : map.entrySet()) {
-                codec.keys.write(me.getKey(), out);
-                if (ttl && kind.equals(MAP)) {
+                codec.keys().write(me.getKey(), out);
+                if (ttl && LogicalSection.subEntryExpiry(kind)) {
                     Stamped s = (Stamped) me.getValue();
-                    codec.values.write(s.value, out);
+                    codec.values().write(s.value, out);
                     out.writeLong(s.expiry);
                 } else {
-                    codec.values.write(me.getValue(), out);
+                    codec.values().write(me.getValue(), out);
                 }
             }
             return;
         }
         if (kind.equals(LIST)) {
-            HeapListState.write(value, codec.values, out);
+            HeapListState.write(value, codec.values(), out);
         } else {
-            codec.values.write(value, out);
+            codec.values().write(value, out);
         }
         if (ttl) {
             out.writeLong(expiry);
-        }
-    }
-
-    /**
-     * Reads the section of {@code keyGroup} into {@code states} (by name; entries stay encoded until
-     * {@link #decode}) and {@code timers} (by service name). Fails when the stream holds another group's
-     * section or no section at all, and with {@link io.millrace.runtime.state.serde.StateSchemaException}
-     * naming the service and {@code operator} (null when unknown) when a timer's key cannot be read.
-     */
-    static void read(DataInputStream in, int keyGroup, String operator, Map<String, RestoredState> states,
-            Map<String, Map<Integer, List<RestoredTimer>>> timers) throws IOException {
-        LogicalSection.readHeader(in, keyGroup, operator);
-        ShapeTable shapes = new ShapeTable();
-        shapes.readFrom(in);
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        ByteReader body = new ByteReader(bytes, 0, bytes.length);
-        ClassLoader loader = StateSerializer.userClassLoader();
-        int stateCount = body.readVarInt();
-        for (int i = 0; i < stateCount; i++) {
-            String name = body.readString();
-            String kind = body.readString();
-            boolean ttl = body.readByte() != 0;
-            RestoredState state = states.get(name);
-            if (state == null) {
-                state = new RestoredState(name, kind, ttl);
-                states.put(name, state);
-            } else {
-                state.checkSame(kind, ttl);
-            }
-            Codec codec = Codec.forReading(shapes, "state '" + name + "'", operator, loader);
-            int keys = body.readVarInt();
-            int from = body.position();
-            for (int k = 0; k < keys; k++) {
-                if (kind.equals(GROUPED)) {
-                    body.skip(body.readVarInt());
-                } else {
-                    skipEntry(body, codec, state);
-                }
-            }
-            state.add(keyGroup, new RestoredState.Chunk(shapes, bytes, from, body.position(), keys));
-        }
-        int serviceCount = body.readVarInt();
-        for (int i = 0; i < serviceCount; i++) {
-            String service = body.readString();
-            int n = body.readVarInt();
-            if (n == 0) {
-                timers.computeIfAbsent(service, s -> new HashMap<>());
-                continue;
-            }
-            Codec codec = Codec.forReading(shapes, "timer service '" + service + "'", operator, loader);
-            List<RestoredTimer> list = timers.computeIfAbsent(service, s -> new HashMap<>())
-                    .computeIfAbsent(keyGroup, g -> new ArrayList<>());
-            for (int t = 0; t < n; t++) {
-                Object key = codec.keys.read(body);
-                Object namespace = codec.keys.read(body);
-                long timestamp = body.readLong();
-                boolean eventTime = body.readByte() != 0;
-                list.add(new RestoredTimer(key, keyGroup, namespace, timestamp, eventTime, body.readLong()));
-            }
-        }
-    }
-
-    private static void skipEntry(ByteReader in, Codec codec, RestoredState state) {
-        codec.keys.skip(in);
-        if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
-            for (int i = in.readVarInt(); i > 0; i--) {
-                codec.keys.skip(in);
-                codec.values.skip(in);
-                if (state.ttl && state.kind.equals(MAP)) {
-                    in.skip(8);
-                }
-            }
-            return;
-        }
-        codec.values.skip(in);
-        if (state.ttl) {
-            in.skip(8);
-        }
-    }
-
-    /**
-     * Hands the payloads of a restored grouped chunk to {@code into} for {@code keyGroup}, each through a
-     * reader limited to it, with the chunk's shape table; {@code context} names the state and operator.
-     */
-    static void decodeGrouped(RestoredState.Chunk chunk, int keyGroup, String context, GroupedState into) {
-        ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
-        for (int k = 0; k < chunk.count(); k++) {
-            int length = in.readVarInt();
-            int at = in.position();
-            into.restore(keyGroup, chunk.shapes(), new ByteReader(chunk.bytes(), at, length), context);
-            in.skip(length);
-        }
-    }
-
-    /** Receives one decoded entry; {@code expiry} only with TTL on a non-map state. */
-    interface EntryConsumer {
-        void accept(Object key, Object value, long expiry);
-    }
-
-    /**
-     * Decodes the entries of a restored chunk with the classes as they are now; map and namespaced
-     * states give a HashMap per key ({@link Stamped} values for a map state with TTL).
-     */
-    static void decode(RestoredState state, RestoredState.Chunk chunk, String operator, EntryConsumer action) {
-        Codec codec = Codec.forReading(chunk.shapes(), "state '" + state.name + "'", operator, StateSerializer.userClassLoader());
-        ByteReader in = new ByteReader(chunk.bytes(), chunk.from(), chunk.to() - chunk.from());
-        for (int k = 0; k < chunk.count(); k++) {
-            Object key = codec.keys.read(in);
-            if (state.kind.equals(MAP) || state.kind.equals(NAMESPACED)) {
-                int n = in.readVarInt();
-                HashMap<Object, Object> map = new HashMap<>(n * 4 / 3 + 1);
-                for (int i = 0; i < n; i++) {
-                    Object inner = codec.keys.read(in);
-                    Object value = codec.values.read(in);
-                    map.put(inner, state.ttl && state.kind.equals(MAP) ? new Stamped(value, in.readLong()) : value);
-                }
-                action.accept(key, map, Long.MAX_VALUE);
-            } else {
-                Object value = codec.values.read(in);
-                action.accept(key, value, state.ttl ? in.readLong() : Long.MAX_VALUE);
-            }
         }
     }
 }

@@ -110,7 +110,7 @@ final class LogicalGroupedState {
                 }
                 Map<Object, Object> entries = new HashMap<>();
                 for (RestoredState.Chunk chunk : r.chunks(keyGroup)) {
-                    KeyGroupSection.decode(r, chunk, operator, (key, value, expiry) -> entries.put(key, value));
+                    SectionReader.decode(r, chunk, operator, (key, value, expiry) -> entries.put(key, value));
                 }
                 any |= !entries.isEmpty();
                 groupStates.put(s, entries);

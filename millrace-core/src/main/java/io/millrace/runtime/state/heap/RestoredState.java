@@ -1,5 +1,6 @@
 package io.millrace.runtime.state.heap;
 
+import io.millrace.runtime.state.LogicalSection;
 import io.millrace.runtime.state.heap.HeapMapState.Stamped;
 import io.millrace.runtime.state.serde.ShapeTable;
 import java.util.ArrayList;
@@ -63,9 +64,12 @@ final class RestoredState {
         for (Map.Entry<Integer, List<Chunk>> group : byGroup.entrySet()) {
             int keyGroup = group.getKey();
             for (Chunk chunk : group.getValue()) {
-                KeyGroupSection.decode(this, chunk, operator, (key, value, expiry) -> {
+                SectionReader.decode(this, chunk, operator, (key, value, expiry) -> {
                     if (kind.equals(KeyGroupSection.MAP)) {
                         table.restore(keyGroup, key, mapValue(value, table.hasTtl(), freshExpiry), Long.MAX_VALUE);
+                    } else if (kind.equals(LogicalSection.SORTED_MAP)) {
+                        Map<?, ?> map = (Map<?, ?>) mapValue(value, table.hasTtl(), freshExpiry);
+                        table.restore(keyGroup, key, ((HeapSortedMapState.Table) table).sorted(map), Long.MAX_VALUE);
                     } else if (kind.equals(KeyGroupSection.LIST)) {
                         Object elements = HeapListState.stored((List<?>) value);
                         if (elements != null) {
