@@ -266,7 +266,7 @@ class CrossBackendSavepointIT {
             config.checkpoints().restoreFrom(restoreFrom);
         }
         Pipeline p = Pipeline.create(config);
-        DataStream<Reading> readings = p.fromSource(GeneratorSource.builder(i -> INPUT[(int) i]).count(EVENTS).ratePerSecond(2_000).build(),
+        DataStream<Reading> readings = p.fromSource(GeneratorSource.builder(i -> INPUT[(int) i]).count(EVENTS).ratePerSecond(1_200).build(),
                         WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(BOUND_MS))
                                 .withTimestampAssigner((r, t) -> r.at()), "readings").uid("readings").parallelism(1)
                 .map(r -> {
@@ -299,7 +299,7 @@ class CrossBackendSavepointIT {
         Path out = dir.resolve("out");
         READ.set(0);
         JobHandle first = job(scenario, from, 2, null, "first", out).executeAsync("first");
-        Await.until("a third of the input read", Duration.ofSeconds(60), () -> READ.get() >= EVENTS / 3);
+        Await.until("a fifth of the input read", Duration.ofSeconds(60), () -> READ.get() >= EVENTS / 5);
         Path savepoint = Path.of(first.stopWithSavepoint().get(30, TimeUnit.SECONDS));
         assertThat(READ.get()).as("the first run stopped before the end of the input").isLessThan(EVENTS);
         job(scenario, to, 3, savepoint, "second", out).execute("second");
