@@ -9,14 +9,16 @@ import io.millrace.api.row.Row;
 import io.millrace.api.row.RowKind;
 import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The keyed two-input function behind {@link TemporalJoin}: input 1 the probe rows, input 2 the table's changelog.
- * Per key it keeps the waiting probe rows by timestamp and the changes by timestamp, and one event-time timer per
- * timestamp of either. The timer at {@code t} joins the rows at {@code t} and removes the versions before the one
+ * Per key it keeps the waiting probe rows by timestamp and the changes in a sorted map by timestamp, and one
+ * event-time timer per timestamp of either. The timer at {@code t} joins the rows at {@code t} and removes the versions before the one
  * valid at {@code t}. Task thread only; the runtime sets the key before every call.
  */
 final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
@@ -24,7 +26,7 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
     private final boolean outer;
     private final OutputTag<Object> lateProbes;
     private transient MapState<Long, ArrayList<T>> waiting;
-    private transient MapState<Long, Row> versions;
+    private transient SortedMapState<Long, Row> versions;
 
     TemporalJoinProcess(JoinFunction<T, Row, R> function, boolean outer, OutputTag<Object> lateProbes) {
         this.function = function;
@@ -35,7 +37,7 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
     @Override
     public void open(RuntimeContext context) {
         waiting = context.state().getMapState(new MapStateDescriptor<>("temporal-join-probes"));
-        versions = context.state().getMapState(new MapStateDescriptor<>("temporal-join-versions"));
+        versions = context.state().getSortedMapState(new SortedMapStateDescriptor<>("temporal-join-versions", Long.class));
     }
 
     @Override
@@ -73,14 +75,11 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
     /** Joins the probe rows at {@code t}, then keeps of the versions at or before {@code t} only the one valid at it. */
     @Override
     public void onTimer(long t, Context ctx, Collector<R> out) throws Exception {
-        // A scan of the key's versions: a sorted map state would seek to the latest version at or before t instead.
-        TreeMap<Long, Row> passed = new TreeMap<>();
-        for (Map.Entry<Long, Row> e : versions.entries()) {
-            if (e.getKey() <= t) {
-                passed.put(e.getKey(), e.getValue());
-            }
+        List<Map.Entry<Long, Row>> passed = new ArrayList<>();
+        for (Map.Entry<Long, Row> e : t == Long.MAX_VALUE ? versions.entries() : versions.headMap(t + 1)) {
+            passed.add(e);
         }
-        Map.Entry<Long, Row> latest = passed.lastEntry();
+        Map.Entry<Long, Row> latest = passed.isEmpty() ? null : passed.get(passed.size() - 1);
         Row valid = latest != null && latest.getValue().kind().isAddition() ? latest.getValue().withKind(RowKind.INSERT) : null;
         ArrayList<T> rows = waiting.get(t);
         if (rows != null) {
@@ -93,7 +92,7 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
         }
         long latestTime = latest == null ? Long.MIN_VALUE : latest.getKey();
         Row before = null;
-        for (Map.Entry<Long, Row> e : passed.entrySet()) {
+        for (Map.Entry<Long, Row> e : passed) {
             Row change = e.getValue();
             if (change.kind().isRetraction() && (before == null || before.kind().isRetraction())) {
                 ctx.output(TemporalJoin.REJECTED, new RejectedChange(change, "retracts key " + ctx.currentKey() + " at " + e.getKey()

@@ -11,8 +11,8 @@ import io.millrace.runtime.operator.CoProcessOperator;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.TwoInputOperatorHarness;
-import io.millrace.api.state.MapState;
-import io.millrace.api.state.MapStateDescriptor;
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -144,9 +144,9 @@ public class TemporalJoinOperatorTest {
     static List<Long> versionTimes(TwoInputOperatorHarness<Reading, Row, String> h, String machine) {
         h.keyedBackend().setCurrentKey(machine);
         List<Long> times = new ArrayList<>();
-        MapState<Long, Row> versions = h.keyedBackend().stateStore().getMapState(new MapStateDescriptor<>("temporal-join-versions"));
+        SortedMapState<Long, Row> versions = h.keyedBackend().stateStore()
+                .getSortedMapState(new SortedMapStateDescriptor<>("temporal-join-versions", Long.class));
         versions.entries().forEach(e -> times.add(e.getKey()));
-        times.sort(null);
         return times;
     }
 
