@@ -35,6 +35,7 @@ class ReaderWakeUpIT {
     static final Map<String, ConcurrentLinkedQueue<Long>> QUEUES = new ConcurrentHashMap<>();
     static final Map<String, AtomicReference<SourceReaderContext>> CONTEXTS = new ConcurrentHashMap<>();
     static final Map<String, AtomicLong> POLLS = new ConcurrentHashMap<>();
+    static final Map<String, AtomicLong> EMPTY_POLLS = new ConcurrentHashMap<>();
 
     record Only() implements SourceSplit {
         @Override
@@ -75,6 +76,7 @@ class ReaderWakeUpIT {
                     POLLS.get(key).incrementAndGet();
                     Long v = QUEUES.get(key).poll();
                     if (v == null) {
+                        EMPTY_POLLS.get(key).incrementAndGet();
                         return InputStatus.NOTHING_AVAILABLE;
                     }
                     output.collect(v);
@@ -116,15 +118,17 @@ class ReaderWakeUpIT {
         QUEUES.put(key, new ConcurrentLinkedQueue<>());
         CONTEXTS.put(key, new AtomicReference<>());
         POLLS.put(key, new AtomicLong());
+        EMPTY_POLLS.put(key, new AtomicLong());
         Pipeline p = Pipeline.create(new PipelineConfig().parallelism(1));
         CollectSink<Long> sink = new CollectSink<>();
         p.fromSource(new PushedSource(key), WatermarkStrategy.noWatermarks(), "pushed").map(new Latency()).sinkTo(sink);
         JobHandle job = p.executeAsync("wake-up");
         Await.until("the reader polled", () -> POLLS.get(key).get() > 0);
 
+        // nothing arrives: the time the task takes to come back ten times tells how often it polls an empty reader
         long pollsBefore = POLLS.get(key).get();
         long start = System.nanoTime();
-        Thread.sleep(500); // nothing arrives for half a second: the scenario, not a synchronization
+        Await.until("ten polls without records", () -> POLLS.get(key).get() - pollsBefore >= 10);
         long quietMillis = (System.nanoTime() - start) / 1_000_000;
         long quietPolls = POLLS.get(key).get() - pollsBefore;
         assertThat(quietPolls).as("polls in %d ms without records (one per 50 ms park at most, plus checkpoints)", quietMillis)
@@ -135,7 +139,9 @@ class ReaderWakeUpIT {
             QUEUES.get(key).add(System.nanoTime());
             CONTEXTS.get(key).get().wakeUp();
             Await.until("pushed record " + i + " read", () -> sink.size() > before);
-            Thread.sleep(60); // let the task go back to its long park
+            // the task finds the reader empty again after the record, so it goes back to its long park
+            long emptyAtRead = EMPTY_POLLS.get(key).get();
+            Await.until("an empty poll after pushed record " + i, () -> EMPTY_POLLS.get(key).get() > emptyAtRead);
         }
         job.cancel();
         job.await();

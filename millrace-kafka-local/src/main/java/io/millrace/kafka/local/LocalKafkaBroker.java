@@ -164,7 +164,10 @@ public final class LocalKafkaBroker implements AutoCloseable {
         throw new IllegalStateException("the local Kafka broker did not answer within " + START_TIMEOUT + ", see " + logFile(), last);
     }
 
-    /** Waits until the listener accepts connections, so that clients do not log failed connection attempts. */
+    /**
+     * Waits until the listener accepts connections, so that clients do not log failed connection attempts; between
+     * attempts it waits up to 100 ms for the broker process to exit, which ends the wait at once with its exit code.
+     */
     private void awaitPort(long deadline) {
         while (System.nanoTime() < deadline) {
             checkAlive();
@@ -173,7 +176,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
                 return;
             } catch (IOException notYet) {
                 try {
-                    Thread.sleep(100);
+                    process.waitFor(100, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while waiting for the local Kafka broker", e);
