@@ -4,6 +4,7 @@ import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.Clock;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.state.KeyedStateBackend;
+import java.util.concurrent.Executor;
 
 /** What the runtime gives an operator subtask. */
 public interface OperatorContext {
@@ -38,5 +39,15 @@ public interface OperatorContext {
     /** The operator's parallelism in the restored checkpoint, or -1 for a fresh start or a new operator. */
     default int restoredParallelism() {
         return -1;
+    }
+
+    /**
+     * Runs actions on this subtask's task thread, between input batches, in the order they were given; callable from
+     * any thread, it never blocks. This is how work finished on another thread (the answer to an asynchronous request,
+     * a connector's callback) re-enters the operator: the action may then use state, timers and the output like any
+     * other operator code. Actions given after the task ended are not run.
+     */
+    default Executor mailbox() {
+        throw new UnsupportedOperationException("operator '" + operatorName() + "' runs without a task thread here");
     }
 }

@@ -5,6 +5,7 @@ import io.millrace.api.time.Clock;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.OperatorContext;
 import io.millrace.runtime.state.KeyedStateBackend;
+import java.util.concurrent.Executor;
 
 /** The operator context the local runtime gives each operator subtask. */
 record OperatorContextImpl(
@@ -19,7 +20,8 @@ record OperatorContextImpl(
         KeySelector<Object, Object> key1,
         boolean checkpointingEnabled,
         long restoredCheckpointId,
-        int restoredParallelism)
+        int restoredParallelism,
+        Executor mailbox)
         implements OperatorContext {
 
     @Override

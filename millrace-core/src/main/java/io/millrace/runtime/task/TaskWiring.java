@@ -309,7 +309,9 @@ public final class TaskWiring {
         boolean checkpointing = host.checkpointing() != null;
         long restoredId = restorer == null ? -1 : restorer.checkpointId();
         int restoredParallelism = restorer == null ? -1 : restorer.parallelism(operatorId);
-        return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1, checkpointing, restoredId, restoredParallelism);
+        Task task = tasks.get(plan.chainOf(n))[subtask];
+        return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1, checkpointing, restoredId, restoredParallelism,
+                task::post);
     }
 
     private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx, SourceTask task) {
