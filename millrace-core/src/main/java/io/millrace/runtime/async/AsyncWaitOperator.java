@@ -240,19 +240,19 @@ public final class AsyncWaitOperator<IN, OUT> extends AbstractStreamOperator<OUT
         if (request.done || attempt.number != request.attempt) {
             return;
         }
+        boolean retryable = !attempt.fallback;
         if (error == null && (values == null || values.contains(null))) {
             error = new NullPointerException("the result of the async function " + (values == null ? "is null" : "contains null"));
-            attempt = new Attempt<>(this, request, attempt.number, true); // a broken result is not retried
+            retryable = false; // a broken result is a bug, not a passing failure of the service
         }
         if (error != null) {
-            if (!attempt.fallback && mayRetry(request) && retries(request, error)) {
+            if (retryable && mayRetry(request) && retries(request, error)) {
                 retryLater(request);
-            } else {
-                throw failure(request, error, attempt.fallback);
+                return;
             }
-            return;
+            throw failure(request, error, attempt.fallback);
         }
-        if (!attempt.fallback && mayRetry(request) && retries(request, values)) {
+        if (retryable && mayRetry(request) && retries(request, values)) {
             retryLater(request);
             return;
         }

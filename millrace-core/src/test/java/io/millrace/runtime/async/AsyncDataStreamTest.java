@@ -3,6 +3,7 @@ package io.millrace.runtime.async;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.api.DataStream;
 import io.millrace.api.JobExecutionException;
 import io.millrace.api.JobHandle;
 import io.millrace.api.JobResult;
@@ -95,6 +96,22 @@ class AsyncDataStreamTest {
         p.execute("keyed");
 
         assertThat(out.results()).containsExactlyInAnyOrderElementsOf(numbers(2_000).stream().map(x -> -x).toList());
+    }
+
+    @Test
+    void twoChainedAsyncOperators_whenBothAreFull_thenNeitherBlocksTheOther() {
+        DelayedService first = new DelayedService(SEED + 4, 1_500, x -> x * 3);
+        DelayedService second = new DelayedService(SEED + 5, 1_500, x -> x + 7);
+        Pipeline p = pipeline();
+        CollectSink<Integer> out = new CollectSink<>();
+        DataStream<Integer> tripled = AsyncDataStream.unorderedWait(p.fromCollection(numbers(1_500)), first, Duration.ofSeconds(30), 3);
+        AsyncDataStream.orderedWait(tripled, second, Duration.ofSeconds(30), 2).sinkTo(out);
+
+        p.execute("two async operators in one chain");
+
+        assertThat(out.results()).containsExactlyInAnyOrderElementsOf(numbers(1_500).stream().map(x -> x * 3 + 7).toList());
+        assertThat(first.maxInFlight.get()).isLessThanOrEqualTo(3);
+        assertThat(second.maxInFlight.get()).isLessThanOrEqualTo(2);
     }
 
     @Test
@@ -288,6 +305,23 @@ class AsyncDataStreamTest {
                 .isInstanceOf(JobExecutionException.class)
                 .hasStackTraceContaining("operator 'enrich' (subtask 1/1) failed on record 8")
                 .hasStackTraceContaining("connection reset");
+    }
+
+    @Test
+    void aResultWithNull_failsTheJobNamingTheRecord_andIsNotRetried() {
+        Attempts attempts = new Attempts();
+        AsyncFunction<Integer, Integer> nullAt = (x, result) -> {
+            attempts.next(x);
+            result.complete(x == 4 ? java.util.Arrays.asList(x, null) : List.of(x));
+        };
+        Pipeline p = pipeline();
+        AsyncDataStream.apply(p.fromCollection(numbers(10)), nullAt, AsyncOptions.ordered().retry(AsyncRetryStrategy.fixedDelay(3, Duration.ZERO)))
+                .name("nulls").sinkTo(new CollectSink<>());
+
+        assertThatThrownBy(() -> p.execute("null result"))
+                .hasStackTraceContaining("operator 'nulls' (subtask 1/1) failed on record 4")
+                .hasStackTraceContaining("the result of the async function contains null");
+        assertThat(attempts.of(4)).isEqualTo(1);
     }
 
     @Test
