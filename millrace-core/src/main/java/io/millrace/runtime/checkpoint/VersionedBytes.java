@@ -12,4 +12,6 @@ public record VersionedBytes(int kind, int version, byte[] bytes) implements Ser
     public static final int SPLIT = 1;
     /** The state of a source's split enumerator. */
     public static final int ENUMERATOR = 2;
+    /** A record an asynchronous operator had received but whose results it had not emitted yet. */
+    public static final int ASYNC_REQUEST = 3;
 }
