@@ -9,6 +9,7 @@ import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.format.BytesDecoder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.time.Clock;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.format.BytesDecoder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
