@@ -4,12 +4,14 @@ import java.io.Serializable;
 
 /**
  * An operator-state item that its owner encoded itself with a versioned codec (a source split, an enumerator's
- * state): stored as {@code kind}, {@code version} and the bytes, with no Java serialization. {@code kind} says what
- * the bytes are to the owner ({@link #SPLIT}, {@link #ENUMERATOR}).
+ * state, a sink's committable): stored as {@code kind}, {@code version} and the bytes, with no Java serialization.
+ * {@code kind} says what the bytes are to the owner ({@link #SPLIT}, {@link #ENUMERATOR}, {@link #COMMITTABLE}).
  */
 public record VersionedBytes(int kind, int version, byte[] bytes) implements Serializable {
     /** A source split with its position. */
     public static final int SPLIT = 1;
     /** The state of a source's split enumerator. */
     public static final int ENUMERATOR = 2;
+    /** A committable of a two-phase-commit sink. */
+    public static final int COMMITTABLE = 3;
 }
