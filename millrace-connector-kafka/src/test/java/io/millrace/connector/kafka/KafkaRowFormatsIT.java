@@ -4,9 +4,9 @@ import static io.millrace.connector.kafka.KafkaTestData.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.api.JobResult;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
-import io.millrace.api.JobResult;
 import io.millrace.api.row.FieldType;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;

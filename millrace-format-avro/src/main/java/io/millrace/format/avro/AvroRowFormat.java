@@ -1,6 +1,5 @@
 package io.millrace.format.avro;
 
-import io.millrace.api.row.FieldType;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowBuilder;
 import io.millrace.api.row.RowType;
