@@ -81,6 +81,9 @@ class VersionedCommittablesTest {
                 }
 
                 @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
                 public void close() {}
             };
         }
@@ -111,13 +114,17 @@ class VersionedCommittablesTest {
         assertThat(harness.restores()).isEqualTo(3);
         assertThat(ListSink.COMMITTED).flatExtracting(Batch::values).as("each batch committed by the restored instance").containsExactly("a", "b", "c");
 
-        harness.processElement("d");
-        List<? extends Serializable> items = harness.operator().snapshotOperatorState(100);
-        assertThat(items).singleElement().isInstanceOfSatisfying(VersionedBytes.class, v -> {
-            assertThat(v.kind()).isEqualTo(VersionedBytes.COMMITTABLE);
-            assertThat(v.version()).isEqualTo(1);
-        });
         harness.close();
+
+        var kept = OneInputOperatorHarness.<String, Void>of(new TwoPhaseCommitSinkOperator<>(new CodecSink())).restoreBetweenInputs(false).open();
+        kept.processElement("d");
+        List<? extends Serializable> items = kept.operator().snapshotOperatorState(100);
+        assertThat(items).singleElement().isInstanceOf(VersionedBytes.class);
+        VersionedBytes v = (VersionedBytes) items.get(0);
+        assertThat(v.kind()).isEqualTo(VersionedBytes.COMMITTABLE);
+        assertThat(v.version()).isEqualTo(1);
+        assertThat(new BatchCodec().decode(1, v.bytes())).isEqualTo(new Batch(100, List.of("d")));
+        kept.close();
     }
 
     @Test
@@ -136,7 +143,7 @@ class VersionedCommittablesTest {
         TwoPhaseCommitSinkOperator<String, Batch> newer = new TwoPhaseCommitSinkOperator<>(new CodecSink());
         newer.restoreOperatorState(List.of(new VersionedBytes(VersionedBytes.COMMITTABLE, 2, bytes)));
         assertThatThrownBy(() -> OneInputOperatorHarness.<String, Void>of(newer).restoreBetweenInputs(false).name("files").open())
-                .hasMessageContaining("sink 'files': cannot read a committable of the checkpoint: BatchCodec reads versions 1 to 1, not 2");
+                .hasMessageContaining("sink 'files': cannot read a committable of the checkpoint: VersionedCommittablesTest.BatchCodec reads versions 1 to 1, not 2");
 
         TwoPhaseCommitSinkOperator<String, Batch> withoutCodec = new TwoPhaseCommitSinkOperator<>(new ListSink());
         withoutCodec.restoreOperatorState(List.of(new VersionedBytes(VersionedBytes.COMMITTABLE, 1, bytes)));
