@@ -21,7 +21,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *         .bootstrapServers("broker:9092").exactlyOnce("plant-7-alarms").build();
  * }</pre>
  */
-public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittable> {
+public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittable>,
+        io.millrace.api.sink.versioned.VersionedCommittables<KafkaCommittable> {
     private final KafkaRecordSerializer<T> serializer;
     private final DeliveryGuarantee guarantee;
     private final String transactionalIdPrefix;
@@ -76,6 +77,12 @@ public final class KafkaSink<T> implements TwoPhaseCommitSink<T, KafkaCommittabl
             new LingeringTransactions(producerProperties(context), new TransactionalIds(transactionalIdPrefix), context.sinkName())
                     .abortAfter(context.subtaskIndex(), restoredCheckpointId);
         }
+    }
+
+    /** Prepared transactions are stored in checkpoints as version 1 of {@link KafkaCommittable.Codec}. */
+    @Override
+    public io.millrace.api.source.VersionedCodec<KafkaCommittable> committableCodec() {
+        return new KafkaCommittable.Codec();
     }
 
     private Map<String, TransactionalProducer> prepared(int subtask) {

@@ -28,7 +28,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * continues from exactly there, whatever its parallelism.
  *
  * <pre>{@code
- * KafkaSource<String> lines = KafkaSource.builder(KafkaRecordDeserializer.values(BytesDecoder.utf8()))
+ * KafkaSource<String> lines = KafkaSource.builder(KafkaRecordDeserializer.values(io.millrace.format.BytesDecoder.utf8()))
  *         .bootstrapServers("broker:9092").topics("readings").startingOffsets(StartingOffsets.earliest()).build();
  * }</pre>
  */

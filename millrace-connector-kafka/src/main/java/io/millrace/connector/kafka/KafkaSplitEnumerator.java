@@ -35,8 +35,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * partitions it had not.
  *
  * <p>Owner of a partition: {@code (hash(topic) + partition) mod parallelism}, which spreads each topic's partitions
- * evenly and is the same in every run. Kafka cannot delete a partition; partitions of a deleted topic stay with
- * their readers (which then read nothing from them).
+ * evenly and is the same in every run.
+ *
+ * <p>With a topic pattern, a topic that was read and is gone at a discovery (deleted) has its partitions taken away
+ * from the readers and forgotten: they no longer hold back event time nor appear in checkpoints, and a topic of the
+ * same name created later is read from its start. Partitions of a deleted listed topic stay with their readers
+ * (which then read nothing from them), as Kafka cannot delete one partition of a topic.
  */
 final class KafkaSplitEnumerator implements SplitEnumerator<KafkaPartitionSplit> {
     static final int STATE_VERSION = 1;
@@ -101,6 +105,36 @@ final class KafkaSplitEnumerator implements SplitEnumerator<KafkaPartitionSplit>
             return;
         }
         assign(found, false);
+        if (pattern != null) {
+            removeGone(found);
+        }
+    }
+
+    /**
+     * Takes away the partitions handed out that a discovery no longer finds: their topic was deleted. The removal
+     * goes to every subtask, as a split restored at another parallelism may be read by another subtask than its
+     * owner (a reader ignores ids it does not hold).
+     */
+    private void removeGone(List<TopicPartition> found) {
+        java.util.Set<String> present = new java.util.HashSet<>();
+        for (TopicPartition tp : found) {
+            present.add(tp.toString());
+        }
+        List<String> gone = new ArrayList<>();
+        for (String id : handedOut) {
+            if (!present.contains(id)) {
+                gone.add(id);
+            }
+        }
+        if (gone.isEmpty()) {
+            return;
+        }
+        org.slf4j.LoggerFactory.getLogger(KafkaSplitEnumerator.class).info("source '{}': topics deleted, partitions {} taken away from the readers",
+                context.sourceName(), gone);
+        gone.forEach(handedOut::remove);
+        for (int i = 0; i < context.parallelism(); i++) {
+            context.removeSplits(i, gone);
+        }
     }
 
     @Override
@@ -230,7 +264,7 @@ final class KafkaSplitEnumerator implements SplitEnumerator<KafkaPartitionSplit>
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                     if (!first || pattern != null) {
-                        continue; // deleted since it was found: its partitions stay with their readers
+                        continue; // deleted since it was listed: a pattern's discovery takes its partitions away
                     }
                     throw new IllegalArgumentException("Kafka source: topic '" + topic + "' does not exist on " + bootstrap, e.getCause());
                 }

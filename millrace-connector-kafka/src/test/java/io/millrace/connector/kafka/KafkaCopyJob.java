@@ -9,6 +9,7 @@ import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.format.BytesDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

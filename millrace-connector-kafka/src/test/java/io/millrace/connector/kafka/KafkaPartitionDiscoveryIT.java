@@ -9,6 +9,7 @@ import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.format.BytesDecoder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -137,6 +138,70 @@ class KafkaPartitionDiscoveryIT {
         job.cancel();
         job.await();
         assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(concat(numbers(0, 30), numbers(40, 55)));
+    }
+
+    @Test
+    void aTopicOfThePatternDeletedWhileTheJobRuns_hasItsSplitsTakenAway_andARecreatedOneIsReadFromItsStart() throws Exception {
+        String prefix = KafkaTestData.topic("deleted");
+        broker().createTopic(prefix + ".a", 2);
+        broker().createTopic(prefix + ".b", 1);
+        KafkaTestData.write(prefix + ".a", 0, numbers(0, 10), i -> i);
+        KafkaTestData.write(prefix + ".b", 0, numbers(100, 120), i -> i);
+        CollectSink<String> sink = new CollectSink<>();
+        JobHandle job = run(source().topicPattern(Pattern.quote(prefix) + "\\.[a-z]").build(), sink, null);
+        await("both topics read", sink, 30);
+        until("a checkpoint with both topics' partitions", () -> splitsInLatestCheckpoint(dir.resolve("cp")).contains(prefix + ".b-0"));
+
+        try (Admin admin = broker().admin()) {
+            admin.deleteTopics(List.of(prefix + ".b")).all().get(30, TimeUnit.SECONDS);
+        }
+        until("a checkpoint without the deleted topic's partition, in the readers and the enumerator",
+                () -> !splitsInLatestCheckpoint(dir.resolve("cp")).contains(prefix + ".b-0"));
+        KafkaTestData.write(prefix + ".a", 1, numbers(10, 15), i -> i);
+        await("the remaining topic still read", sink, 35);
+
+        broker().createTopic(prefix + ".b", 1);
+        KafkaTestData.write(prefix + ".b", 0, numbers(200, 205), i -> i);
+        await("a topic of the same name created again, read from its first record", sink, 40);
+        Path savepoint = Path.of(job.stopWithSavepoint().get(60, TimeUnit.SECONDS));
+        job.await();
+        assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(concat(numbers(0, 15), numbers(100, 120), numbers(200, 205)));
+        assertThat(splitsIn(savepoint)).containsExactlyInAnyOrder(prefix + ".a-0", prefix + ".a-1", prefix + ".b-0",
+                "enumerator:" + prefix + ".a-0", "enumerator:" + prefix + ".a-1", "enumerator:" + prefix + ".b-0");
+    }
+
+    /**
+     * The split ids the newest complete checkpoint holds: the readers' splits as they are, the enumerator's handed-out
+     * partitions as {@code enumerator:<id>}; empty while none is complete or when it is being deleted as it is read.
+     */
+    private static java.util.Set<String> splitsInLatestCheckpoint(Path checkpoints) {
+        try (var dirs = java.nio.file.Files.walk(checkpoints, 3)) {
+            Path latest = dirs.filter(d -> d.getFileName().toString().startsWith("chk-") && java.nio.file.Files.exists(d.resolve("_metadata")))
+                    .max(java.util.Comparator.comparingLong(d -> Long.parseLong(d.getFileName().toString().substring(4)))).orElse(null);
+            return latest == null ? java.util.Set.of() : splitsIn(latest);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return java.util.Set.of();
+        }
+    }
+
+    private static java.util.Set<String> splitsIn(Path snapshot) throws java.io.IOException {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        try (var files = java.nio.file.Files.walk(snapshot)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".op")).toList()) {
+                try (var in = java.nio.file.Files.newInputStream(f)) {
+                    for (java.io.Serializable item : io.millrace.runtime.checkpoint.OperatorStateFormat.read(in, f.toString())) {
+                        if (item instanceof io.millrace.runtime.checkpoint.VersionedBytes v) {
+                            if (v.kind() == io.millrace.runtime.checkpoint.VersionedBytes.SPLIT) {
+                                ids.add(new KafkaPartitionSplit.Codec().decode(v.version(), v.bytes()).splitId());
+                            } else if (v.kind() == io.millrace.runtime.checkpoint.VersionedBytes.ENUMERATOR) {
+                                KafkaSplitEnumerator.decode(v.bytes()).forEach(id -> ids.add("enumerator:" + id));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return ids;
     }
 
     @Test

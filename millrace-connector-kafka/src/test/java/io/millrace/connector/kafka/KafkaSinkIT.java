@@ -10,6 +10,7 @@ import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.time.Clock;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.format.BytesDecoder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -159,6 +160,63 @@ class KafkaSinkIT {
         assertThatThrownBy(() -> copy(in, out, sink, 1))
                 .hasStackTraceContaining("Kafka sink 'sink': a record could not be written to " + out)
                 .hasStackTraceContaining("RecordTooLargeException");
+    }
+
+    @Test
+    void aSavepointStoresPreparedTransactionsInTheCommittableCodec_andANewerVersionIsRefusedClearly() throws Exception {
+        String in = KafkaTestData.topic("savepoint-in");
+        String out = KafkaTestData.topic("savepoint-out");
+        broker().createTopic(in, 1);
+        broker().createTopic(out, 1);
+        KafkaTestData.write(in, 0, numbers(500), i -> 1000L + i);
+        KafkaSink<String> sink = KafkaSink.builder(KafkaRecordSerializer.<String>utf8(out, null)).bootstrapServers(broker().bootstrapServers())
+                .exactlyOnce(out).build();
+        PipelineConfig config = new PipelineConfig().parallelism(1);
+        config.checkpoints().directory(dir.resolve("savepoint-job")).interval(Duration.ofHours(1)); // only the savepoint
+        Pipeline p = Pipeline.create(config);
+        p.fromSource(KafkaSource.builder(KafkaRecordDeserializer.values(BytesDecoder.utf8())).bootstrapServers(broker().bootstrapServers())
+                .topics(in).build(), WatermarkStrategy.<String>noWatermarks(), "in").uid("in")
+                .sinkTo(sink).uid("out");
+        io.millrace.api.JobHandle job = p.executeAsync("savepoint");
+        io.millrace.testing.Await.until("500 records written in the open transaction", Duration.ofSeconds(60), () -> uncommittedEnd(out) >= 500);
+        Path savepoint = Path.of(job.stopWithSavepoint().get(30, java.util.concurrent.TimeUnit.SECONDS));
+        job.await();
+
+        List<io.millrace.runtime.checkpoint.VersionedBytes> committables = new java.util.ArrayList<>();
+        try (var files = java.nio.file.Files.walk(savepoint)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".op")).toList()) {
+                try (var stream = java.nio.file.Files.newInputStream(f)) {
+                    for (java.io.Serializable item : io.millrace.runtime.checkpoint.OperatorStateFormat.read(stream, f.toString())) {
+                        assertThat(item).as("no Java-serialized committable in " + f).isNotInstanceOf(KafkaCommittable.class);
+                        if (item instanceof io.millrace.runtime.checkpoint.VersionedBytes v && v.kind() == io.millrace.runtime.checkpoint.VersionedBytes.COMMITTABLE) {
+                            committables.add(v);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(committables).as("the transaction the savepoint prepared").hasSize(1);
+        io.millrace.runtime.checkpoint.VersionedBytes stored = committables.get(0);
+        assertThat(stored.version()).isEqualTo(1);
+        KafkaCommittable c = sink.committableCodec().decode(stored.version(), stored.bytes());
+        assertThat(c.transactionalId()).as("subtask 0, prepared by the savepoint, checkpoint 1").isEqualTo(out + "-0-1");
+        assertThat(c.producerId()).isNotNegative();
+        assertThat(c.transactionV2()).isTrue();
+        assertThat(values(out)).as("committed when the savepoint completed").containsExactlyElementsOf(numbers(500));
+        assertThatThrownBy(() -> sink.committableCodec().decode(2, stored.bytes())).isInstanceOf(java.io.IOException.class)
+                .hasMessage("KafkaCommittable.Codec reads versions 1 to 1, not 2 (written by a newer release?)");
+        assertThatThrownBy(() -> sink.committableCodec().decode(1, java.util.Arrays.copyOf(stored.bytes(), 5)))
+                .hasMessageContaining("the bytes end early for version 1");
+    }
+
+    /** The end offset of partition 0 as a read_uncommitted consumer sees it: records of open transactions count. */
+    private static long uncommittedEnd(String topic) {
+        Map<String, Object> props = Map.of("bootstrap.servers", broker().bootstrapServers(), "isolation.level", "read_uncommitted");
+        try (var c = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            var tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+            return c.endOffsets(List.of(tp)).get(tp);
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.millrace.api.sink.CollectSink;
 import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.BadRecordPolicy;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.format.BytesDecoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -13,6 +13,7 @@ import io.millrace.connector.file.TransactionalFileSink;
 import io.millrace.runtime.checkpoint.ExactlyOnceRecoveryIT;
 import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.testing.Await;
+import io.millrace.format.BytesDecoder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -11,6 +11,7 @@ import io.millrace.api.functions.ProcessFunction;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.testing.Await;
+import io.millrace.format.BytesDecoder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

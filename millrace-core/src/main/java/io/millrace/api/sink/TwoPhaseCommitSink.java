@@ -7,6 +7,9 @@ package io.millrace.api.sink;
  * {@link #abortLingering} so that each subtask removes what a failed run prepared or began but no
  * complete checkpoint references; the writer's names must therefore be derived from the job, the sink,
  * the subtask and the checkpoint id, so they can be found again.
+ *
+ * <p>Committables are stored in checkpoints by Java serialization unless the sink also implements
+ * {@link io.millrace.api.sink.versioned.VersionedCommittables}, which gives them a stable, versioned codec.
  */
 public interface TwoPhaseCommitSink<T, C extends java.io.Serializable> extends Sink<T> {
     @Override

@@ -19,6 +19,12 @@ public abstract class DataCodec<T> implements VersionedCodec<T> {
     /** Reads a value written in {@code version} (1 to {@link #version()}). */
     protected abstract T read(int version, DataInputStream in) throws IOException;
 
+    /** The codec's name in error messages: its class, with the class it is nested in ({@code KafkaPartitionSplit.Codec}). */
+    protected String name() {
+        Class<?> outer = getClass().getEnclosingClass();
+        return outer == null ? getClass().getSimpleName() : outer.getSimpleName() + "." + getClass().getSimpleName();
+    }
+
     @Override
     public final byte[] encode(T value) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
@@ -31,17 +37,17 @@ public abstract class DataCodec<T> implements VersionedCodec<T> {
     @Override
     public final T decode(int version, byte[] bytes) throws IOException {
         if (version < 1 || version > version()) {
-            throw new IOException(getClass().getSimpleName() + " reads versions 1 to " + version() + ", not " + version
+            throw new IOException(name() + " reads versions 1 to " + version() + ", not " + version
                     + " (written by a newer release?)");
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             T value = read(version, in);
             if (in.available() > 0) {
-                throw new IOException(getClass().getSimpleName() + ": " + in.available() + " bytes left over after version " + version);
+                throw new IOException(name() + ": " + in.available() + " bytes left over after version " + version);
             }
             return value;
         } catch (java.io.EOFException e) {
-            throw new IOException(getClass().getSimpleName() + ": the bytes end early for version " + version, e);
+            throw new IOException(name() + ": the bytes end early for version " + version, e);
         }
     }
 }

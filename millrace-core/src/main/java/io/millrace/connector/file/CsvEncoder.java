@@ -1,5 +1,6 @@
 package io.millrace.connector.file;
 
+import io.millrace.format.CsvSyntax;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import java.util.Objects;
 public final class CsvEncoder<T> implements LineEncoder<T> {
     private final List<String> columns;
     private final RowFormatter<T> formatter;
-    private final char delimiter;
+    private final CsvSyntax syntax;
 
     /** The fields of a record, in column order. */
     @FunctionalInterface
@@ -27,21 +28,21 @@ public final class CsvEncoder<T> implements LineEncoder<T> {
         List<?> fields(T value) throws Exception;
     }
 
-    private CsvEncoder(List<String> columns, RowFormatter<T> formatter, char delimiter) {
+    private CsvEncoder(List<String> columns, RowFormatter<T> formatter, CsvSyntax syntax) {
         this.columns = columns;
         this.formatter = formatter;
-        this.delimiter = delimiter;
+        this.syntax = syntax;
     }
 
     public static <T> CsvEncoder<T> of(List<String> columns, RowFormatter<T> formatter) {
         CsvRow.Columns checked = new CsvRow.Columns(columns);
-        return new CsvEncoder<>(checked.names(), Objects.requireNonNull(formatter, "formatter"), ',');
+        return new CsvEncoder<>(checked.names(), Objects.requireNonNull(formatter, "formatter"), CsvSyntax.RFC_4180);
     }
 
     /** The components of a Java record, in declaration order, named as declared. */
     public static <R extends Record> CsvEncoder<R> ofRecord(Class<R> type) {
         List<String> names = Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).toList();
-        return new CsvEncoder<>(names, new RecordFields<>(type), ',');
+        return new CsvEncoder<>(names, new RecordFields<>(type), CsvSyntax.RFC_4180);
     }
 
     /** The field delimiter (default {@code ,}); neither a quote nor a line break. */
@@ -49,7 +50,7 @@ public final class CsvEncoder<T> implements LineEncoder<T> {
         if (value == '"' || value == '\n' || value == '\r') {
             throw new IllegalArgumentException("option 'delimiter' must not be a quote or a line break, was '" + value + "'");
         }
-        return new CsvEncoder<>(columns, formatter, value);
+        return new CsvEncoder<>(columns, formatter, CsvSyntax.of(value, '"'));
     }
 
     @Override
@@ -77,10 +78,10 @@ public final class CsvEncoder<T> implements LineEncoder<T> {
     private void append(List<?> fields, StringBuilder line) {
         for (int i = 0; i < fields.size(); i++) {
             if (i > 0) {
-                line.append(delimiter);
+                line.append(syntax.delimiter());
             }
             Object field = fields.get(i);
-            CsvSyntax.appendField(line, field == null ? "" : String.valueOf(field), delimiter);
+            syntax.appendField(line, field == null ? "" : String.valueOf(field), false);
         }
     }
 

@@ -1,5 +1,9 @@
 package io.millrace.connector.file;
 
+import io.millrace.api.row.Row;
+import io.millrace.format.CsvRowFormat;
+import io.millrace.format.CsvSyntax;
+import io.millrace.format.FormatException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -20,21 +24,21 @@ import java.util.Objects;
  */
 public final class CsvFormat implements LineFormat<CsvRow> {
     private final CsvRow.Columns columns;
-    private final char delimiter;
+    private final CsvSyntax syntax;
 
-    private CsvFormat(CsvRow.Columns columns, char delimiter) {
+    private CsvFormat(CsvRow.Columns columns, CsvSyntax syntax) {
         this.columns = columns;
-        this.delimiter = delimiter;
+        this.syntax = syntax;
     }
 
     /** The first line of every file is a header row that names the columns. */
     public static CsvFormat withHeader() {
-        return new CsvFormat(null, ',');
+        return new CsvFormat(null, CsvSyntax.RFC_4180);
     }
 
     /** Files have no header row; these are the column names. */
     public static CsvFormat withColumns(String... names) {
-        return new CsvFormat(new CsvRow.Columns(Arrays.asList(names)), ',');
+        return new CsvFormat(new CsvRow.Columns(Arrays.asList(names)), CsvSyntax.RFC_4180);
     }
 
     /** The field delimiter (default {@code ,}); neither a quote nor a line break. */
@@ -42,7 +46,45 @@ public final class CsvFormat implements LineFormat<CsvRow> {
         if (value == '"' || value == '\n' || value == '\r') {
             throw new IllegalArgumentException("option 'delimiter' must not be a quote or a line break, was '" + value + "'");
         }
-        return new CsvFormat(columns, value);
+        return new CsvFormat(columns, CsvSyntax.of(value, '"'));
+    }
+
+    /**
+     * Typed {@link Row}s, each record read by {@code format} (its delimiter, quote, null literal and column count
+     * rule); a field that does not fit its column is a bad record naming the column. {@code withHeader}: the first
+     * line of every file is a header that must name the row type's fields in order, else the file cannot be read.
+     */
+    public static LineFormat<Row> rows(CsvRowFormat format, boolean withHeader) {
+        Objects.requireNonNull(format, "format");
+        return new LineFormat<>() {
+            @Override
+            public boolean hasHeader() {
+                return withHeader;
+            }
+
+            @Override
+            public boolean continuesOnNextLine(String partial) {
+                return format.syntax().isOpen(partial);
+            }
+
+            @Override
+            public LineDecoder<Row> open(String file, String header) {
+                if (withHeader && header != null) {
+                    try {
+                        format.checkHeader(header);
+                    } catch (FormatException e) {
+                        throw new IllegalArgumentException("bad CSV header row in " + file + ": " + e.getMessage(), e);
+                    }
+                }
+                return text -> {
+                    try {
+                        return format.decode(text);
+                    } catch (FormatException e) {
+                        throw new BadLineException(e.getMessage());
+                    }
+                };
+            }
+        };
     }
 
     /** Rows mapped to records by {@code mapper}. */
@@ -91,7 +133,7 @@ public final class CsvFormat implements LineFormat<CsvRow> {
 
     @Override
     public boolean continuesOnNextLine(String partial) {
-        return CsvSyntax.isOpen(partial, delimiter);
+        return syntax.isOpen(partial);
     }
 
     @Override
@@ -105,13 +147,18 @@ public final class CsvFormat implements LineFormat<CsvRow> {
             };
         } else {
             try {
-                names = new CsvRow.Columns(CsvSyntax.parse(header, delimiter));
-            } catch (BadLineException | IllegalArgumentException e) {
+                names = new CsvRow.Columns(syntax.parse(header));
+            } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("bad CSV header row in " + file + ": " + e.getMessage(), e);
             }
         }
         return text -> {
-            List<String> fields = CsvSyntax.parse(text, delimiter);
+            List<String> fields;
+            try {
+                fields = syntax.parse(text);
+            } catch (FormatException e) {
+                throw new BadLineException(e.getMessage());
+            }
             if (fields.size() != names.size()) {
                 throw new BadLineException("expected " + names.size() + " fields, found " + fields.size()
                         + (fields.size() < names.size()

@@ -13,4 +13,25 @@ public record PendingPart(String pendingPath, String finalPath) implements Seria
         Objects.requireNonNull(pendingPath, "pendingPath");
         Objects.requireNonNull(finalPath, "finalPath");
     }
+
+    /** Version 1: pending path (UTF), final path (UTF). */
+    static final class Codec extends io.millrace.api.source.DataCodec<PendingPart> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int version() {
+            return 1;
+        }
+
+        @Override
+        protected void write(PendingPart p, java.io.DataOutputStream out) throws java.io.IOException {
+            out.writeUTF(p.pendingPath());
+            out.writeUTF(p.finalPath());
+        }
+
+        @Override
+        protected PendingPart read(int version, java.io.DataInputStream in) throws java.io.IOException {
+            return new PendingPart(in.readUTF(), in.readUTF());
+        }
+    }
 }

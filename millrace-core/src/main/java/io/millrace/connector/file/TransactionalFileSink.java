@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * stream.sinkTo(TransactionalFileSink.csv(Path.of("out/readings"), CsvEncoder.ofRecord(Reading.class)));
  * }</pre>
  */
-public final class TransactionalFileSink<T> implements TwoPhaseCommitSink<T, PendingPart> {
+public final class TransactionalFileSink<T> implements TwoPhaseCommitSink<T, PendingPart>,
+        io.millrace.api.sink.versioned.VersionedCommittables<PendingPart> {
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_-]*");
 
     private final String directory;
@@ -141,5 +142,11 @@ public final class TransactionalFileSink<T> implements TwoPhaseCommitSink<T, Pen
         if (deleted) {
             StagingArea.sync(area.staging());
         }
+    }
+
+    /** Pending parts are stored in checkpoints as version 1 of {@link PendingPart.Codec}. */
+    @Override
+    public io.millrace.api.source.VersionedCodec<PendingPart> committableCodec() {
+        return new PendingPart.Codec();
     }
 }

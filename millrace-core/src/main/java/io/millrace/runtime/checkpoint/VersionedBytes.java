@@ -4,8 +4,8 @@ import java.io.Serializable;
 
 /**
  * An operator-state item that its owner encoded itself with a versioned codec (a source split, an enumerator's
- * state): stored as {@code kind}, {@code version} and the bytes, with no Java serialization. {@code kind} says what
- * the bytes are to the owner ({@link #SPLIT}, {@link #ENUMERATOR}).
+ * state, a sink's committable): stored as {@code kind}, {@code version} and the bytes, with no Java serialization.
+ * {@code kind} says what the bytes are to the owner ({@link #SPLIT}, {@link #ENUMERATOR}, {@link #ASYNC_REQUEST}, {@link #COMMITTABLE}).
  */
 public record VersionedBytes(int kind, int version, byte[] bytes) implements Serializable {
     /** A source split with its position. */
@@ -14,4 +14,6 @@ public record VersionedBytes(int kind, int version, byte[] bytes) implements Ser
     public static final int ENUMERATOR = 2;
     /** A record an asynchronous operator had received but whose results it had not emitted yet. */
     public static final int ASYNC_REQUEST = 3;
+    /** A committable of a two-phase-commit sink. */
+    public static final int COMMITTABLE = 4;
 }

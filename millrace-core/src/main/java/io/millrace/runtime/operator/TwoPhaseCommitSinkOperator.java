@@ -4,6 +4,10 @@ import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.Committer;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.sink.TwoPhaseCommitSink;
+import io.millrace.api.sink.versioned.VersionedCommittables;
+import io.millrace.api.source.VersionedCodec;
+import io.millrace.runtime.checkpoint.VersionedBytes;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +21,15 @@ import java.util.TreeMap;
  * (again, if they already were: commits are idempotent), and what failed runs left behind is aborted.
  * Without checkpointing, output is committed at the end of a bounded input. An abandoned checkpoint changes
  * nothing: its committables stay pending, are stored again in the next checkpoint, and are committed with it.
+ * Committables are stored as the versioned bytes of the sink's {@link VersionedCommittables#committableCodec()} when it
+ * has one, else by Java serialization; both forms are read back.
  */
 public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends AbstractStreamOperator<Void>
         implements OneInputOperator<T, Void>, CheckpointListener {
     private final TwoPhaseCommitSink<T, C> sink;
     private final TreeMap<Long, List<C>> pending = new TreeMap<>();
-    private final List<C> restored = new ArrayList<>();
+    private final List<Serializable> restored = new ArrayList<>();
+    private VersionedCodec<C> codec;
     private CommittingSinkWriter<T, C> writer;
     private Committer<C> committer;
 
@@ -31,16 +38,36 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void restoreOperatorState(List<Serializable> items) {
-        for (Serializable item : items) {
-            restored.add((C) item);
+        restored.addAll(items);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<C> decodeRestored() throws IOException {
+        List<C> committables = new ArrayList<>(restored.size());
+        for (Serializable item : restored) {
+            if (item instanceof VersionedBytes v && v.kind() == VersionedBytes.COMMITTABLE) {
+                if (codec == null) {
+                    throw new IOException("sink '" + context.operatorName() + "': the checkpoint holds encoded committables (version "
+                            + v.version() + ") but the sink has no committable codec");
+                }
+                try {
+                    committables.add(codec.decode(v.version(), v.bytes()));
+                } catch (IOException e) {
+                    throw new IOException("sink '" + context.operatorName() + "': cannot read a committable of the checkpoint: " + e.getMessage(), e);
+                }
+            } else {
+                committables.add((C) item); // stored by Java serialization
+            }
         }
+        return committables;
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public void open(OperatorContext ctx, io.millrace.runtime.operator.Output<Void> output) throws Exception {
         super.open(ctx, output);
+        codec = sink instanceof VersionedCommittables<?> v ? (VersionedCodec<C>) v.committableCodec() : null;
         SinkContext own = SinkContexts.of(ctx, ctx.subtaskIndex());
         long restoredId = ctx.restoredCheckpointId();
         sink.abortLingering(own, restoredId);
@@ -50,7 +77,7 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
         }
         committer = sink.createCommitter(own);
         if (!restored.isEmpty()) {
-            committer.commit(new ArrayList<>(restored));
+            committer.commit(decodeRestored());
             restored.clear();
         }
         writer = sink.createWriter(own);
@@ -95,9 +122,11 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
         if (!prepared.isEmpty()) {
             pending.put(checkpointId, new ArrayList<>(prepared));
         }
-        List<C> all = new ArrayList<>();
-        for (List<C> c : pending.values()) {
-            all.addAll(c);
+        List<Serializable> all = new ArrayList<>();
+        for (List<C> committables : pending.values()) {
+            for (C c : committables) {
+                all.add(codec == null ? c : new VersionedBytes(VersionedBytes.COMMITTABLE, codec.version(), codec.encode(c)));
+            }
         }
         return all;
     }
