@@ -25,7 +25,6 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlKind;
 
 /**
  * Lowers a Calcite logical plan onto Millrace's physical nodes: scans, Calc (filter and projection), window table
@@ -112,8 +111,8 @@ public final class Lowering {
     /** The window of a TUMBLE or HOP call; its time column must be the input's event-time attribute. */
     static WindowSpec windowSpec(TableFunctionScan tvf, PhysicalNode input) {
         RexCall call = (RexCall) tvf.getCall();
-        SqlKind kind = call.getKind();
-        if (kind != SqlKind.TUMBLE && kind != SqlKind.HOP) {
+        String kind = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+        if (!kind.equals("TUMBLE") && !kind.equals("HOP")) {
             throw new UnsupportedSql("table function " + call.getOperator().getName() + " is not supported yet: use TUMBLE or HOP");
         }
         RexCall descriptor = (RexCall) call.getOperands().get(0);
@@ -127,7 +126,7 @@ public final class Lowering {
             throw new UnsupportedSql("DESCRIPTOR(" + name + ") must name a TIMESTAMP or TIMESTAMP_LTZ column");
         }
         List<RexNode> ops = call.getOperands();
-        if (kind == SqlKind.TUMBLE) {
+        if (kind.equals("TUMBLE")) {
             long size = millis(ops.get(1), "the size of TUMBLE");
             long offset = ops.size() > 2 ? millis(ops.get(2), "the offset of TUMBLE") : 0;
             return new WindowSpec(true, size, size, offset, column, name);

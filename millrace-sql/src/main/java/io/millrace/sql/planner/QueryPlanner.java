@@ -81,7 +81,8 @@ public final class QueryPlanner {
     private static String shorten(String parserMessage) {
         int was = parserMessage.indexOf("Was expecting");
         String m = was > 0 ? parserMessage.substring(0, was).trim() : parserMessage;
-        return m.replaceAll(" at line \\d+, column \\d+", "");
+        m = m.replaceAll(" at line \\d+, column \\d+", "");
+        return m.startsWith("Encountered \"<EOF>\"") ? "the statement ends too early" : m;
     }
 
     private SqlException fromCalcite(Exception e, SqlText query) {

@@ -106,8 +106,17 @@ final class UnsupportedConstructs {
             n = as.operand(0);
         }
         if (n instanceof SqlBasicCall table && table.getKind() == SqlKind.COLLECTION_TABLE) {
-            SqlNode inner = table.operand(0);
-            return inner.getKind() == SqlKind.TUMBLE || inner.getKind() == SqlKind.HOP;
+            return table.operand(0) instanceof SqlCall inner && isFunction(inner, "TUMBLE", "HOP");
+        }
+        return false;
+    }
+
+    private static boolean isFunction(SqlCall call, String... names) {
+        String name = call.getOperator().getName();
+        for (String n : names) {
+            if (n.equalsIgnoreCase(name)) {
+                return true;
+            }
         }
         return false;
     }
@@ -120,8 +129,9 @@ final class UnsupportedConstructs {
         if (kind == SqlKind.OVER) {
             throw fail(call.getParserPosition(), "OVER windows are not supported yet: use a window table function (TUMBLE, HOP)");
         }
-        if (kind == SqlKind.SESSION) {
-            throw fail(call.getParserPosition(), "the SESSION window table function is not supported yet: use TUMBLE or HOP");
+        if (kind == SqlKind.SESSION || call.getKind() == SqlKind.OTHER_FUNCTION && isFunction(call, "SESSION", "CUMULATE")) {
+            throw fail(call.getParserPosition(), "the " + call.getOperator().getName().toUpperCase(java.util.Locale.ROOT)
+                    + " window table function is not supported yet: use TUMBLE or HOP");
         }
         if (kind == SqlKind.SELECT || kind == SqlKind.EXISTS || kind == SqlKind.IN && call.operand(1) instanceof SqlSelect) {
             if (kind != SqlKind.SELECT) {
@@ -129,14 +139,14 @@ final class UnsupportedConstructs {
             }
         }
         for (SqlNode operand : call.getOperandList()) {
-            if (operand instanceof SqlSelect inner && kind != SqlKind.AS && kind != SqlKind.COLLECTION_TABLE && kind != SqlKind.LATERAL) {
-                throw fail(inner.getParserPosition(), "scalar subqueries are not supported yet");
-            }
             visit(operand);
         }
     }
 
     private SqlException fail(SqlParserPos pos, String reason) {
+        if (pos.getLineNum() <= 0) {
+            return new SqlException(reason, query.line(), query.column(), script, null);
+        }
         int line = query.scriptLine(pos.getLineNum());
         int col = query.scriptColumn(pos.getLineNum(), pos.getColumnNum());
         return new SqlException(reason, line, col, script, null);
