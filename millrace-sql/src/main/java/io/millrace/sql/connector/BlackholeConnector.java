@@ -5,6 +5,7 @@ import io.millrace.api.Pipeline;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
 import io.millrace.api.sink.Sink;
+import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.sink.SinkWriter;
 
@@ -19,7 +20,7 @@ final class BlackholeConnector implements TableConnector {
     public Opened open(RowType type, ConnectorOptions options) {
         return new Opened() {
             @Override
-            public DataStream<Row> source(Pipeline pipeline, String name) {
+            public DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks) {
                 return null;
             }
 

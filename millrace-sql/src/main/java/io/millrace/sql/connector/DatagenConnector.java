@@ -86,14 +86,14 @@ final class DatagenConnector implements TableConnector {
         long count = rows;
         return new Opened() {
             @Override
-            public DataStream<Row> source(Pipeline pipeline, String name) {
+            public DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks) {
                 GeneratorSource.Builder<Row> b = GeneratorSource.builder(generator).ratePerSecond(rate);
                 if (count >= 0) {
                     b.count(count);
                 } else {
                     b.unbounded();
                 }
-                return pipeline.fromSource(b.build(), WatermarkStrategy.noWatermarks(), name);
+                return pipeline.fromSource(b.build(), watermarks, name);
             }
 
             @Override

@@ -102,8 +102,10 @@ final class FactorySimulatorConnector implements TableConnector {
         ToRow toRow = new ToRow(type, columns);
         return new Opened() {
             @Override
-            public DataStream<Row> source(Pipeline pipeline, String name) {
-                return pipeline.fromSource(new FactorySimulator(config), WatermarkStrategy.noWatermarks(), name).map(toRow).name(name + " (rows)");
+            public DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks) {
+                // the simulator's events become rows after the source: watermarks per subtask, after the conversion
+                return pipeline.fromSource(new FactorySimulator(config), WatermarkStrategy.noWatermarks(), name).map(toRow).name(name + " (rows)")
+                        .assignTimestampsAndWatermarks(watermarks).name(name + " (watermarks)");
             }
 
             @Override

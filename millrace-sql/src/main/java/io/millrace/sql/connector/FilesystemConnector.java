@@ -41,9 +41,9 @@ final class FilesystemConnector implements TableConnector {
         JsonRowFormat format = JsonRowFormat.of(type);
         return new Opened() {
             @Override
-            public DataStream<Row> source(Pipeline pipeline, String name) {
+            public DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks) {
                 FileSource<Row> source = FileSource.of(new JsonRowLines(format), Path.of(path));
-                return pipeline.fromSource(source, WatermarkStrategy.noWatermarks(), ignoreErrors ? BadRecordPolicy.SKIP : BadRecordPolicy.FAIL, name);
+                return pipeline.fromSource(source, watermarks, ignoreErrors ? BadRecordPolicy.SKIP : BadRecordPolicy.FAIL, name);
             }
 
             @Override

@@ -6,6 +6,7 @@ import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
 import io.millrace.api.sink.PrintSink;
 import io.millrace.api.sink.Sink;
+import io.millrace.api.time.WatermarkStrategy;
 
 /** {@code 'connector' = 'print'}: writes every row to standard output as {@code <prefix>+I[v1, v2]}; option {@code print-identifier}. */
 final class PrintConnector implements TableConnector {
@@ -20,7 +21,7 @@ final class PrintConnector implements TableConnector {
         String prefix = id == null ? "" : id + "> ";
         return new Opened() {
             @Override
-            public DataStream<Row> source(Pipeline pipeline, String name) {
+            public DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks) {
                 return null;
             }
 

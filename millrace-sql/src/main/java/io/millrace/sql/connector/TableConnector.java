@@ -5,6 +5,7 @@ import io.millrace.api.Pipeline;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
 import io.millrace.api.sink.Sink;
+import io.millrace.api.time.WatermarkStrategy;
 
 /**
  * A connector a table names with {@code 'connector' = '<name>'}. {@link #open} checks the table's options once, when
@@ -23,8 +24,11 @@ public interface TableConnector {
 
     /** A table's connector with its options read. */
     interface Opened {
-        /** A stream of the physical rows, without timestamps; null if the connector cannot be read. */
-        DataStream<Row> source(Pipeline pipeline, String name);
+        /**
+         * A stream of the physical rows with timestamps and watermarks from {@code watermarks} (applied per split where
+         * the source has splits); null if the connector cannot be read.
+         */
+        DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks);
 
         /** A sink of physical rows; null if the connector cannot be written. */
         Sink<Row> sink();

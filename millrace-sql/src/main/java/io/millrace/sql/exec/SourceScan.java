@@ -3,6 +3,7 @@ package io.millrace.sql.exec;
 import io.millrace.api.DataStream;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
+import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.sql.connector.TableConnector;
 import io.millrace.sql.runtime.CalcFunction;
 import io.millrace.sql.runtime.Expr;
@@ -19,13 +20,19 @@ public final class SourceScan extends PhysicalNode {
     private final TableConnector.Opened connector;
     private final RowProjector computed;
     private final String rowtimeName;
+    private final Expr rowtimeExpr;
     private final Expr watermark;
     private final String watermarkText;
 
-    /** {@code computed} null when the table has no computed columns; {@code watermark} null without WATERMARK. */
-    public SourceScan(String table, TableConnector.Opened connector, RowType rowType, RowProjector computed, int rowtime, Expr watermark,
-            String watermarkText) {
+    /**
+     * {@code computed} null when the table has no computed columns; {@code watermark} null without WATERMARK. The
+     * event time ({@code rowtimeExpr}) and the watermark expression are compiled over the physical rows, so that
+     * the source applies them per split.
+     */
+    public SourceScan(String table, TableConnector.Opened connector, RowType rowType, RowProjector computed, int rowtime, Expr rowtimeExpr,
+            Expr watermark, String watermarkText) {
         super(rowType, rowtime);
+        this.rowtimeExpr = rowtimeExpr;
         this.table = table;
         this.connector = connector;
         this.computed = computed;
@@ -52,17 +59,15 @@ public final class SourceScan extends PhysicalNode {
 
     @Override
     public DataStream<Row> translate(Translation t) {
-        DataStream<Row> s = connector.source(t.pipeline(), table);
+        WatermarkStrategy<Row> strategy = watermark == null ? WatermarkStrategy.noWatermarks()
+                : RowtimeWatermarks.strategy(rowtimeExpr, rowtimeName, watermark);
+        DataStream<Row> s = connector.source(t.pipeline(), table, strategy);
         if (s == null) {
             throw new IllegalStateException("connector of table '" + table + "' cannot be read");
         }
         s.uid(t.nextUid("source"));
         if (computed != null) {
             s = t.name(s.flatMap(new CalcFunction(null, computed)), "computed", table + ": computed columns");
-        }
-        if (watermark != null) {
-            s = t.name(s.assignTimestampsAndWatermarks(RowtimeWatermarks.strategy(rowtime(), rowtimeName, watermark)), "watermarks",
-                    table + ": watermarks");
         }
         return s;
     }

@@ -37,12 +37,16 @@ public final class ScanPlanner {
             computed = computedColumns(table, full);
         }
         Expr watermark = null;
+        Expr rowtimeExpr = null;
         int rowtime = -1;
         if (table.rowtime() != null) {
             rowtime = full.index(table.rowtime());
-            watermark = compileOverTable(table.watermark(), withoutComputed(table, true), table.watermark().text());
+            Expr[] both = overPhysicalRows(table, table.watermark().text(), quote(table.rowtime()));
+            watermark = both[0];
+            rowtimeExpr = both[1];
         }
-        return new SourceScan(table.name(), connector, full, computed, rowtime, watermark, table.watermark() == null ? null : table.watermark().text());
+        return new SourceScan(table.name(), connector, full, computed, rowtime, rowtimeExpr, watermark,
+                table.watermark() == null ? null : table.watermark().text());
     }
 
     private static RowType rowType(ConnectorTable table) {
@@ -94,11 +98,31 @@ public final class ScanPlanner {
         return new RowProjector(full, copies, exprs);
     }
 
-    private Expr compileOverTable(SqlText expression, ConnectorTable over, String script) {
-        String select = "SELECT " + expression.text() + " FROM " + quote(over.name());
-        RelNode rel = planOver(new SqlText(select, 1, 1), over, script);
-        RexNode e = ((LogicalProject) rel).getProjects().get(0);
-        return new ExprCompiler(rel.getCluster().getRexBuilder()).compile(e);
+    /** Expressions over all columns (computed ones too), compiled over the physical columns they are computed from. */
+    private Expr[] overPhysicalRows(ConnectorTable table, String... expressions) {
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < expressions.length; i++) {
+            select.append(i == 0 ? "" : ", ").append(expressions[i]);
+        }
+        select.append(" FROM (SELECT ");
+        for (int i = 0; i < table.columns().size(); i++) {
+            ColumnInfo c = table.columns().get(i);
+            select.append(i == 0 ? "" : ", ");
+            select.append(c.isComputed() ? "(" + c.expression().text() + ")" : quote(c.name())).append(" AS ").append(quote(c.name()));
+        }
+        select.append(" FROM ").append(quote(table.name())).append(") AS ").append(quote(table.name()));
+        RelNode rel = planOver(new SqlText(select.toString(), 1, 1), withoutComputed(table, false), select.toString());
+        LogicalProject outer = (LogicalProject) rel;
+        ExprCompiler compiler = new ExprCompiler(rel.getCluster().getRexBuilder());
+        Expr[] out = new Expr[expressions.length];
+        for (int i = 0; i < out.length; i++) {
+            RexNode e = outer.getProjects().get(i);
+            if (outer.getInput() instanceof LogicalProject inner) {
+                e = org.apache.calcite.plan.RelOptUtil.pushPastProject(e, inner);
+            }
+            out[i] = compiler.compile(e);
+        }
+        return out;
     }
 
     static RelNode planOver(SqlText select, ConnectorTable only, String script) {

@@ -14,13 +14,15 @@ import io.millrace.api.time.WatermarkStrategy;
 public final class RowtimeWatermarks {
     private RowtimeWatermarks() {}
 
-    public static WatermarkStrategy<Row> strategy(int rowtime, String column, Expr watermark) {
+    /** Timestamps from {@code rowtime} and watermarks from {@code watermark}, both evaluated on the rows the strategy sees. */
+    public static WatermarkStrategy<Row> strategy(Expr rowtime, String column, Expr watermark) {
         TimestampAssigner<Row> assigner = (row, ts) -> {
-            if (row.isNullAt(rowtime)) {
+            Object v = rowtime.eval(row);
+            if (v == null) {
                 throw new IllegalArgumentException("the event-time attribute '" + column + "' is null in " + row
                         + ": a row needs its event time (filter nulls out or compute a default in a computed column)");
             }
-            return row.getLong(rowtime);
+            return (Long) v;
         };
         return WatermarkStrategy.<Row>custom(() -> new Generator(watermark)).withTimestampAssigner(assigner);
     }
