@@ -25,7 +25,6 @@ import io.millrace.sql.runtime.RowProjector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 
@@ -40,7 +39,7 @@ final class Statements {
 
     private final Catalog catalog;
     private final SessionSettings settings;
-    private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
+    private final RelDataTypeFactory types = io.millrace.sql.planner.Types.typeFactory();
 
     Statements(Catalog catalog, SessionSettings settings) {
         this.catalog = catalog;

@@ -33,6 +33,11 @@ public final class Types {
 
     private static final RelDataTypeFactory FACTORY = new org.apache.calcite.jdbc.JavaTypeFactoryImpl(MillraceTypeSystem.INSTANCE);
 
+    /** A type factory with Millrace's type system (strings up to Integer.MAX_VALUE characters). */
+    public static RelDataTypeFactory typeFactory() {
+        return FACTORY;
+    }
+
     /** The SQL type of a row field: TIMESTAMP fields are TIMESTAMP_LTZ(3), STRING fields STRING. */
     public static RelDataType relTypeOf(FieldType type, boolean nullable) {
         TypeSpec.Base base = switch (type) {
