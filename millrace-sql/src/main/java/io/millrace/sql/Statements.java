@@ -1,5 +1,6 @@
 package io.millrace.sql;
 
+import io.millrace.sql.types.Types;
 import io.millrace.api.row.FieldType;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
@@ -20,7 +21,7 @@ import io.millrace.sql.planner.Lowering;
 import io.millrace.sql.planner.QueryPlanner;
 import io.millrace.sql.planner.ScanPlanner;
 import io.millrace.sql.planner.TableDefinitions;
-import io.millrace.sql.planner.UnsupportedSql;
+import io.millrace.sql.types.UnsupportedSql;
 import io.millrace.sql.runtime.RowProjector;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ final class Statements {
 
     private final Catalog catalog;
     private final SessionSettings settings;
-    private final RelDataTypeFactory types = io.millrace.sql.planner.Types.typeFactory();
+    private final RelDataTypeFactory types = io.millrace.sql.types.Types.typeFactory();
 
     Statements(Catalog catalog, SessionSettings settings) {
         this.catalog = catalog;

@@ -1,7 +1,7 @@
 package io.millrace.sql.catalog;
 
 import io.millrace.sql.parser.SqlText;
-import io.millrace.sql.planner.Types;
+import io.millrace.sql.types.Types;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;

@@ -1,5 +1,7 @@
 package io.millrace.sql.planner;
 
+import io.millrace.sql.types.Types;
+import io.millrace.sql.types.UnsupportedSql;
 import io.millrace.api.row.FieldType;
 import io.millrace.api.row.RowType;
 import io.millrace.sql.catalog.CatalogEntry;
@@ -94,8 +96,20 @@ public final class Lowering {
                 computed[i] = compiler.compile(e);
             }
         }
+        if (condition == null && out.equals(in.rowType()) && isIdentity(copies)) {
+            return in; // a projection of every column as it is: no operator
+        }
         String text = (condition == null ? "" : "where=[" + condition + "], ") + "select=[" + selectText(project) + "]";
         return new Calc(in, condition == null ? null : compiler.compile(condition), new RowProjector(out, copies, computed), out, rowtime, text);
+    }
+
+    private static boolean isIdentity(int[] copies) {
+        for (int i = 0; i < copies.length; i++) {
+            if (copies[i] != i) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String selectText(LogicalProject project) {

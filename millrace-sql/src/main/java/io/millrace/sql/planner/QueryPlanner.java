@@ -1,5 +1,6 @@
 package io.millrace.sql.planner;
 
+import io.millrace.sql.types.MillraceTypeSystem;
 import io.millrace.sql.SqlException;
 import io.millrace.sql.catalog.Catalog;
 import io.millrace.sql.catalog.CatalogEntry;

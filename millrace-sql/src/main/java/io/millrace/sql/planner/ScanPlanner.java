@@ -1,5 +1,7 @@
 package io.millrace.sql.planner;
 
+import io.millrace.sql.types.Types;
+import io.millrace.sql.types.MillraceTypeSystem;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
 import io.millrace.sql.catalog.Catalog;

@@ -1,5 +1,8 @@
 package io.millrace.sql.planner;
 
+import io.millrace.sql.types.Types;
+import io.millrace.sql.types.UnsupportedSql;
+import io.millrace.sql.types.MillraceTypeSystem;
 import io.millrace.api.row.RowType;
 import io.millrace.sql.SqlException;
 import io.millrace.sql.catalog.Catalog;

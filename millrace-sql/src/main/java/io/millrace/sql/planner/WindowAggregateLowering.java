@@ -1,5 +1,7 @@
 package io.millrace.sql.planner;
 
+import io.millrace.sql.types.Types;
+import io.millrace.sql.types.UnsupportedSql;
 import io.millrace.api.row.FieldType;
 import io.millrace.api.row.RowType;
 import io.millrace.sql.exec.PhysicalNode;

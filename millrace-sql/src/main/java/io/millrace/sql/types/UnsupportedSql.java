@@ -1,4 +1,4 @@
-package io.millrace.sql.planner;
+package io.millrace.sql.types;
 
 /**
  * A construct the planner does not support yet, or a plan it cannot lower; the session turns it into a

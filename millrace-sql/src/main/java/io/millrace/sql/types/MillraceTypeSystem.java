@@ -1,11 +1,11 @@
-package io.millrace.sql.planner;
+package io.millrace.sql.types;
 
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /** Calcite's type system with Flink's limits: strings up to {@code Integer.MAX_VALUE} characters, timestamps to precision 9. */
-final class MillraceTypeSystem extends RelDataTypeSystemImpl {
-    static final MillraceTypeSystem INSTANCE = new MillraceTypeSystem();
+public final class MillraceTypeSystem extends RelDataTypeSystemImpl {
+    public static final MillraceTypeSystem INSTANCE = new MillraceTypeSystem();
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {

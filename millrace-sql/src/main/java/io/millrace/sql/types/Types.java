@@ -1,4 +1,4 @@
-package io.millrace.sql.planner;
+package io.millrace.sql.types;
 
 import io.millrace.api.row.FieldType;
 import io.millrace.api.row.RowType;
