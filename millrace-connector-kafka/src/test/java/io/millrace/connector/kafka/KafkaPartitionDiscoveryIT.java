@@ -149,7 +149,7 @@ class KafkaPartitionDiscoveryIT {
         KafkaTestData.write(prefix + ".b", 0, numbers(100, 120), i -> i);
         CollectSink<String> sink = new CollectSink<>();
         JobHandle job = run(source().topicPattern(Pattern.quote(prefix) + "\\.[a-z]").build(), sink, null);
-        await("both topics read", sink, 30);
+        await("both topics read", job, sink, 30);
         until("a checkpoint with both topics' partitions", () -> splitsInLatestCheckpoint(dir.resolve("cp")).contains(prefix + ".b-0"));
 
         try (Admin admin = broker().admin()) {
@@ -158,11 +158,11 @@ class KafkaPartitionDiscoveryIT {
         until("a checkpoint without the deleted topic's partition, in the readers and the enumerator",
                 () -> !splitsInLatestCheckpoint(dir.resolve("cp")).contains(prefix + ".b-0"));
         KafkaTestData.write(prefix + ".a", 1, numbers(10, 15), i -> i);
-        await("the remaining topic still read", sink, 35);
+        await("the remaining topic still read", job, sink, 35);
 
         broker().createTopic(prefix + ".b", 1);
         KafkaTestData.write(prefix + ".b", 0, numbers(200, 205), i -> i);
-        await("a topic of the same name created again, read from its first record", sink, 40);
+        await("a topic of the same name created again, read from its first record", job, sink, 40);
         Path savepoint = Path.of(job.stopWithSavepoint().get(60, TimeUnit.SECONDS));
         job.await();
         assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(concat(numbers(0, 15), numbers(100, 120), numbers(200, 205)));

@@ -1,0 +1,429 @@
+package io.millrace.sql.parser;
+
+import io.millrace.sql.SqlException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The recursive-descent parser of Millrace's statements: the DDL and session statements ({@code CREATE TABLE},
+ * {@code CREATE VIEW}, {@code DROP}, {@code SHOW TABLES}, {@code DESCRIBE}, {@code SET}, {@code RESET},
+ * {@code EXPLAIN}, {@code INSERT INTO}) in Flink SQL's syntax. Queries and expressions inside them are not parsed
+ * here: they are cut out as {@link SqlText} with their position and handed to Calcite's parser by the planner.
+ *
+ * <p>Statements in a script end with {@code ;} (the last one may omit it). Errors name the line and column.
+ */
+public final class StatementParser {
+    private static final String STATEMENTS = "CREATE TABLE, CREATE [TEMPORARY] VIEW, DROP TABLE, DROP VIEW, SHOW TABLES, DESCRIBE, SET, RESET, "
+            + "INSERT INTO, SELECT, WITH, VALUES, EXPLAIN";
+
+    private final String sql;
+    private final List<Token> tokens;
+    private int pos;
+    private int end;
+
+    private StatementParser(String sql) {
+        this.sql = sql;
+        this.tokens = Lexer.tokenize(sql);
+    }
+
+    /** The statements of a script, in order. */
+    public static List<Statement> parse(String script) {
+        StatementParser p = new StatementParser(script);
+        List<Statement> statements = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < p.tokens.size(); i++) {
+            Token t = p.tokens.get(i);
+            if (t.isSymbol(";") || t.kind() == Token.Kind.END) {
+                if (i > start) {
+                    p.pos = start;
+                    p.end = i;
+                    statements.add(p.statement());
+                }
+                start = i + 1;
+            }
+        }
+        return statements;
+    }
+
+    private Statement statement() {
+        Token first = peek();
+        Statement s;
+        if (first.is("EXPLAIN")) {
+            pos++;
+            if (peek().is("PLAN")) {
+                pos++;
+                expectWord("FOR");
+            }
+            Statement inner = statement();
+            if (!(inner instanceof Statement.Query) && !(inner instanceof Statement.Insert)) {
+                throw error(first, "EXPLAIN takes a query or an INSERT INTO statement");
+            }
+            return new Statement.Explain(inner, first.line(), first.column());
+        } else if (first.is("CREATE")) {
+            s = create();
+        } else if (first.is("DROP")) {
+            s = drop();
+        } else if (first.is("SHOW")) {
+            pos++;
+            Token what = next();
+            if (!what.is("TABLES")) {
+                throw error(what, "expected TABLES after SHOW, found " + what.describe() + " (SHOW TABLES is the SHOW statement so far)");
+            }
+            s = new Statement.ShowTables(first.line(), first.column());
+        } else if (first.is("DESCRIBE") || first.is("DESC")) {
+            pos++;
+            s = new Statement.Describe(identifier("a table or view name"), first.line(), first.column());
+        } else if (first.is("SET")) {
+            s = set();
+        } else if (first.is("RESET")) {
+            pos++;
+            String key = peek().kind() == Token.Kind.END || pos >= end ? null : string("the key to reset, in quotes");
+            s = new Statement.Reset(key, first.line(), first.column());
+        } else if (first.is("INSERT")) {
+            pos++;
+            expectWord("INTO");
+            String table = identifier("the table to insert into");
+            if (pos >= end) {
+                throw error(peek(), "INSERT INTO " + table + " needs a query (SELECT ...)");
+            }
+            s = new Statement.Insert(table, rest(), first.line(), first.column());
+            return s;
+        } else if (first.is("SELECT") || first.is("WITH") || first.is("VALUES") || first.isSymbol("(")) {
+            return new Statement.Query(rest(), first.line(), first.column());
+        } else {
+            throw error(first, "unknown statement starting with " + first.describe() + ": expected one of " + STATEMENTS);
+        }
+        if (pos < end) {
+            throw error(peek(), "unexpected " + peek().describe() + " after the end of the statement (a missing ';'?)");
+        }
+        return s;
+    }
+
+    private Statement create() {
+        Token first = next();
+        boolean temporary = false;
+        if (peek().is("TEMPORARY")) {
+            pos++;
+            temporary = true;
+        }
+        Token what = next();
+        if (what.is("TABLE")) {
+            if (temporary) {
+                throw error(what, "CREATE TEMPORARY TABLE is not supported yet: tables live in the session, write CREATE TABLE");
+            }
+            return createTable(first);
+        }
+        if (what.is("VIEW")) {
+            boolean ifNotExists = ifNotExists();
+            String name = identifier("the view's name");
+            expectWord("AS");
+            if (pos >= end) {
+                throw error(peek(), "CREATE VIEW " + name + " AS needs a query");
+            }
+            return new Statement.CreateView(name, ifNotExists, temporary, rest(), first.line(), first.column());
+        }
+        if (what.is("FUNCTION") || what.is("CATALOG") || what.is("DATABASE")) {
+            throw error(what, "CREATE " + what.text().toUpperCase(Locale.ROOT) + " is not supported yet");
+        }
+        throw error(what, "expected TABLE or VIEW after CREATE, found " + what.describe());
+    }
+
+    private boolean ifNotExists() {
+        if (peek().is("IF")) {
+            pos++;
+            expectWord("NOT");
+            expectWord("EXISTS");
+            return true;
+        }
+        return false;
+    }
+
+    private Statement createTable(Token first) {
+        boolean ifNotExists = ifNotExists();
+        String name = identifier("the table's name");
+        expectSymbol("(");
+        List<Statement.Column> columns = new ArrayList<>();
+        Statement.Watermark watermark = null;
+        List<String> primaryKey = List.of();
+        do {
+            Token t = peek();
+            if (t.is("WATERMARK")) {
+                pos++;
+                if (watermark != null) {
+                    throw error(t, "a table has at most one WATERMARK");
+                }
+                expectWord("FOR");
+                String column = identifier("the event-time column");
+                expectWord("AS");
+                watermark = new Statement.Watermark(column, expressionUntilCommaOrClose("the watermark expression"), t.line(), t.column());
+            } else if (t.is("PRIMARY")) {
+                pos++;
+                expectWord("KEY");
+                primaryKey = identifierList();
+                Token not = peek();
+                if (!not.is("NOT")) {
+                    throw error(not, "PRIMARY KEY needs NOT ENFORCED: Millrace, like Flink, does not check primary keys");
+                }
+                pos++;
+                expectWord("ENFORCED");
+            } else if (t.is("CONSTRAINT")) {
+                throw error(t, "named constraints are not supported yet: write PRIMARY KEY (...) NOT ENFORCED");
+            } else {
+                columns.add(column());
+            }
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        Map<String, String> options = new LinkedHashMap<>();
+        if (peek().is("WITH")) {
+            pos++;
+            expectSymbol("(");
+            if (!acceptSymbol(")")) {
+                do {
+                    Token keyToken = peek();
+                    String key = string("an option key in quotes, like 'connector'");
+                    expectSymbol("=");
+                    String value = string("the value of option '" + key + "' in quotes");
+                    if (options.put(key, value) != null) {
+                        throw error(keyToken, "option '" + key + "' is given twice");
+                    }
+                } while (acceptSymbol(","));
+                expectSymbol(")");
+            }
+        }
+        return new Statement.CreateTable(name, ifNotExists, columns, watermark, primaryKey, options, first.line(), first.column());
+    }
+
+    private Statement.Column column() {
+        Token start = peek();
+        String name = identifier("a column name, WATERMARK or PRIMARY KEY");
+        if (peek().is("AS")) {
+            pos++;
+            return new Statement.Column(name, null, expressionUntilCommaOrClose("the computed column's expression"), start.line(), start.column());
+        }
+        if (peek().is("METADATA")) {
+            throw error(peek(), "METADATA columns are not supported yet");
+        }
+        TypeSpec type = type();
+        if (peek().is("METADATA")) {
+            throw error(peek(), "METADATA columns are not supported yet");
+        }
+        if (peek().is("PRIMARY")) {
+            throw error(peek(), "write the primary key as a table constraint: PRIMARY KEY (" + name + ") NOT ENFORCED");
+        }
+        return new Statement.Column(name, type, null, start.line(), start.column());
+    }
+
+    private TypeSpec type() {
+        Token t = next();
+        if (t.kind() != Token.Kind.WORD) {
+            throw error(t, "expected a type, found " + t.describe());
+        }
+        String name = t.text().toUpperCase(Locale.ROOT);
+        TypeSpec.Base base;
+        int precision = 0;
+        switch (name) {
+            case "BOOLEAN" -> base = TypeSpec.Base.BOOLEAN;
+            case "INT", "INTEGER" -> base = TypeSpec.Base.INT;
+            case "BIGINT" -> base = TypeSpec.Base.BIGINT;
+            case "FLOAT", "REAL" -> base = TypeSpec.Base.FLOAT;
+            case "DOUBLE" -> {
+                base = TypeSpec.Base.DOUBLE;
+                if (peek().is("PRECISION")) {
+                    pos++;
+                }
+            }
+            case "STRING" -> base = TypeSpec.Base.STRING;
+            case "VARCHAR", "CHAR" -> {
+                base = TypeSpec.Base.STRING;
+                if (acceptSymbol("(")) {
+                    number("a length");
+                    expectSymbol(")");
+                }
+            }
+            case "TIMESTAMP", "TIMESTAMP_LTZ" -> {
+                base = name.equals("TIMESTAMP") ? TypeSpec.Base.TIMESTAMP : TypeSpec.Base.TIMESTAMP_LTZ;
+                precision = 6;
+                if (acceptSymbol("(")) {
+                    Token p = peek();
+                    precision = number("a precision from 0 to 9");
+                    if (precision > 9) {
+                        throw error(p, "timestamp precision must be 0 to 9, was " + precision);
+                    }
+                    expectSymbol(")");
+                }
+                if (base == TypeSpec.Base.TIMESTAMP && peek().is("WITH")) {
+                    pos++;
+                    expectWord("LOCAL");
+                    expectWord("TIME");
+                    expectWord("ZONE");
+                    base = TypeSpec.Base.TIMESTAMP_LTZ;
+                } else if (base == TypeSpec.Base.TIMESTAMP && peek().is("WITHOUT")) {
+                    pos++;
+                    expectWord("TIME");
+                    expectWord("ZONE");
+                }
+            }
+            case "DECIMAL", "DEC", "NUMERIC", "TINYINT", "SMALLINT", "DATE", "TIME", "BYTES", "BINARY", "VARBINARY", "ARRAY", "MAP",
+                    "MULTISET", "ROW", "INTERVAL" -> throw error(t, "type " + name + " is not supported yet; supported: BOOLEAN, INT, BIGINT, "
+                            + "FLOAT, DOUBLE, STRING, VARCHAR, TIMESTAMP(p), TIMESTAMP_LTZ(p)");
+            default -> throw error(t, "unknown type " + t.describe() + "; supported: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, STRING, VARCHAR, "
+                    + "TIMESTAMP(p), TIMESTAMP_LTZ(p)");
+        }
+        boolean nullable = true;
+        if (peek().is("NOT")) {
+            pos++;
+            expectWord("NULL");
+            nullable = false;
+        } else if (peek().is("NULL")) {
+            pos++;
+        }
+        return new TypeSpec(base, precision, nullable);
+    }
+
+    private Statement set() {
+        Token first = next();
+        if (pos >= end) {
+            return new Statement.Set(null, null, first.line(), first.column());
+        }
+        String key = string("the option key in quotes, like 'parallelism'");
+        expectSymbol("=");
+        String value = string("the value of '" + key + "' in quotes");
+        return new Statement.Set(key, value, first.line(), first.column());
+    }
+
+    private Statement drop() {
+        Token first = next();
+        if (peek().is("TEMPORARY")) {
+            pos++;
+        }
+        Token what = next();
+        if (!what.is("TABLE") && !what.is("VIEW")) {
+            throw error(what, "expected TABLE or VIEW after DROP, found " + what.describe());
+        }
+        boolean ifExists = false;
+        if (peek().is("IF")) {
+            pos++;
+            expectWord("EXISTS");
+            ifExists = true;
+        }
+        return new Statement.Drop(what.is("VIEW"), identifier("the name to drop"), ifExists, first.line(), first.column());
+    }
+
+    /** The tokens up to the next comma or closing parenthesis at depth 0 (not consumed), as text. */
+    private SqlText expressionUntilCommaOrClose(String what) {
+        int from = pos;
+        int depth = 0;
+        while (pos < end) {
+            Token t = peek();
+            if (depth == 0 && (t.isSymbol(",") || t.isSymbol(")"))) {
+                break;
+            }
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")")) {
+                depth--;
+            }
+            pos++;
+        }
+        if (pos == from) {
+            throw error(peek(), "expected " + what + ", found " + peek().describe());
+        }
+        return text(from, pos);
+    }
+
+    /** The rest of the statement, as text. */
+    private SqlText rest() {
+        int from = pos;
+        pos = end;
+        return text(from, end);
+    }
+
+    private SqlText text(int from, int to) {
+        Token a = tokens.get(from);
+        Token b = tokens.get(to - 1);
+        return new SqlText(sql.substring(a.start(), b.end()), a.line(), a.column());
+    }
+
+    private List<String> identifierList() {
+        expectSymbol("(");
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(identifier("a column name"));
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        return names;
+    }
+
+    private String identifier(String what) {
+        Token t = next();
+        if (t.kind() != Token.Kind.WORD && t.kind() != Token.Kind.QUOTED) {
+            throw error(t, "expected " + what + ", found " + t.describe());
+        }
+        return t.text();
+    }
+
+    private String string(String what) {
+        Token t = next();
+        if (t.kind() != Token.Kind.STRING) {
+            throw error(t, "expected " + what + ", found " + t.describe());
+        }
+        return t.text();
+    }
+
+    private int number(String what) {
+        Token t = next();
+        if (t.kind() != Token.Kind.NUMBER) {
+            throw error(t, "expected " + what + ", found " + t.describe());
+        }
+        try {
+            return Integer.parseInt(t.text());
+        } catch (NumberFormatException e) {
+            throw error(t, "expected " + what + ", found " + t.describe());
+        }
+    }
+
+    private void expectWord(String keyword) {
+        Token t = next();
+        if (!t.is(keyword)) {
+            throw error(t, "expected " + keyword + ", found " + t.describe());
+        }
+    }
+
+    private void expectSymbol(String symbol) {
+        Token t = next();
+        if (!t.isSymbol(symbol)) {
+            throw error(t, "expected '" + symbol + "', found " + t.describe());
+        }
+    }
+
+    private boolean acceptSymbol(String symbol) {
+        if (peek().isSymbol(symbol)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private Token peek() {
+        if (pos >= end) {
+            Token last = tokens.get(end);
+            return new Token(Token.Kind.END, "", last.start(), last.start(), last.line(), last.column());
+        }
+        return tokens.get(pos);
+    }
+
+    private Token next() {
+        Token t = peek();
+        if (pos < end) {
+            pos++;
+        }
+        return t;
+    }
+
+    private SqlException error(Token at, String message) {
+        return new SqlException(message, at.line(), at.column(), sql, null);
+    }
+}
