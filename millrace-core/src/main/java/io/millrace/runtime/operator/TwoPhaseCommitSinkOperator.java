@@ -1,9 +1,16 @@
 package io.millrace.runtime.operator;
 
-import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.Committer;
+import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.sink.TwoPhaseCommitSink;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.CheckpointListener;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +46,7 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
     }
 
     @Override
-    public void open(OperatorContext ctx, io.millrace.runtime.operator.Output<Void> output) throws Exception {
+    public void open(OperatorContext ctx, io.millrace.operator.Output<Void> output) throws Exception {
         super.open(ctx, output);
         SinkContext own = SinkContexts.of(ctx, ctx.subtaskIndex());
         long restoredId = ctx.restoredCheckpointId();

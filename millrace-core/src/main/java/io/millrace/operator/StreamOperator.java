@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /**
  * A physical operator. One instance per subtask; every method is called by that subtask's task thread

@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 import io.millrace.api.OutputTag;
 

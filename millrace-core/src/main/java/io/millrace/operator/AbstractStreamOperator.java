@@ -1,11 +1,9 @@
-package io.millrace.runtime.operator;
-
-import io.millrace.runtime.metrics.OperatorMetricGroup;
+package io.millrace.operator;
 
 /**
  * Base of most operators: keeps the context, the output and the metrics, tracks the current
  * watermark, and forwards watermarks. Keyed subclasses override {@link #processWatermark} to fire
- * timers first (see {@code KeyedStateBackend#advanceWatermark}) and then call super.
+ * timers first ({@link OperatorContext#fireEventTimeTimers}) and then call super.
  */
 public abstract class AbstractStreamOperator<OUT> implements StreamOperator<OUT> {
     protected OperatorContext context;
