@@ -38,7 +38,7 @@ public abstract class AbstractStreamOperator<OUT> implements StreamOperator<OUT>
         return PASSES_WATERMARKS_ON.get(getClass()) ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 
-    /** Per operator class: whether its processWatermark is this class's (a copy's is its own class's, see ClassCopies). */
+    /** Per operator class: whether its processWatermark is this class's (a copy the runtime makes of a class answers for that copy). */
     private static final ClassValue<Boolean> PASSES_WATERMARKS_ON = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {

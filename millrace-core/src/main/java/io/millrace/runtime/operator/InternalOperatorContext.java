@@ -51,7 +51,7 @@ public interface InternalOperatorContext extends OperatorContext {
 
     @Override
     default TimerService timerService(String name, TimerCallback callback) {
-        return new VoidTimerService(backend().timerService(name, new CallbackTrigger(callback)));
+        return new VoidTimerService(backend().timerService(name, new CallbackTrigger<>(callback)));
     }
 
     @Override
