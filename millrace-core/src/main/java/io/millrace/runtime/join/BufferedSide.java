@@ -7,12 +7,14 @@ import io.millrace.api.time.TimerService;
 import io.millrace.operator.OperatorContext;
 import io.millrace.operator.TimerCallback;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
  * One side of an interval join: the rows of the current key by event timestamp, in sorted map keyed state (the map
- * key is the timestamp, the value the rows at that timestamp in arrival order), and an event-time cleanup timer per
- * (key, cleanup time) that removes them once no row of the other side can match them any more. Being keyed state,
+ * key is the timestamp, the value the rows at that timestamp in arrival order; a probe reads only the timestamps in
+ * its interval, however many rows the side holds while the other side lags behind), and an event-time cleanup timer
+ * per (key, cleanup time) that removes them once no row of the other side can match them any more. Being keyed state,
  * the rows are snapshotted, restored at any parallelism and kept by either backend. Task thread only; the operator
  * sets the current key before every call.
  */
@@ -58,7 +60,7 @@ final class BufferedSide<T> implements TimerCallback {
      * and the rows at it, which must not be changed.
      */
     Iterable<Map.Entry<Long, ArrayList<T>>> between(long from, long to) {
-        return rows.range(from, to == Long.MAX_VALUE ? null : to + 1);
+        return from > to ? List.of() : rows.range(from, to == Long.MAX_VALUE ? null : to + 1);
     }
 
     /** Removes the current key's rows whose cleanup time is at or before {@code time}. */
