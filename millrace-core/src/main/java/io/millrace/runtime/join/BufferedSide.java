@@ -63,15 +63,24 @@ final class BufferedSide<T> implements TimerCallback {
         return from > to ? List.of() : rows.range(from, to == Long.MAX_VALUE ? null : to + 1);
     }
 
-    /** Removes the current key's rows whose cleanup time is at or before {@code time}. */
+    /**
+     * Removes the current key's rows whose cleanup time is {@code time}: the rows at {@code time - keepFor}, and at the
+     * final watermark also those whose cleanup time saturated. Each timestamp has its own timer, so a timer removes
+     * exactly its rows and never scans past earlier, removed ones (on RocksDB such a scan would step over their
+     * tombstones).
+     */
     @Override
     public void onTimer(long time, TimeDomain domain) {
         if (domain != TimeDomain.EVENT_TIME) {
             throw new IllegalStateException("interval join registered no processing-time timer, yet one fired at " + time + " on its " + name + " side");
         }
-        long last = Bounds.plus(time, Bounds.negate(keepFor));
-        for (Map.Entry<Long, ArrayList<T>> e : rows.headMap(time == Long.MAX_VALUE || last == Long.MAX_VALUE ? null : last + 1)) {
-            if (cleanupTime(e.getKey()) <= time) {
+        long timestamp = time - keepFor;
+        boolean overflowed = ((time ^ keepFor) & (time ^ timestamp)) < 0;
+        if (!overflowed && cleanupTime(timestamp) == time) {
+            rows.remove(timestamp);
+        }
+        if (time == Long.MAX_VALUE && keepFor >= 0) {
+            for (Map.Entry<Long, ArrayList<T>> e : rows.tailMap(Long.MAX_VALUE - keepFor)) {
                 rows.remove(e.getKey());
             }
         }
