@@ -2,11 +2,11 @@ package io.millrace.testing;
 
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.Clock;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.OperatorContext;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.runtime.state.KeyedStateBackend;
 
-/** The {@link OperatorContext} a harness gives its operator. */
+/** The {@link InternalOperatorContext} a harness gives its operator. */
 record HarnessContext(
         String operatorName,
         int subtaskIndex,
@@ -19,7 +19,7 @@ record HarnessContext(
         KeySelector<Object, Object> selector2,
         long restoredCheckpointId,
         int restoredParallelism)
-        implements OperatorContext {
+        implements InternalOperatorContext {
 
     @Override
     public KeySelector<Object, Object> keySelector(int input) {

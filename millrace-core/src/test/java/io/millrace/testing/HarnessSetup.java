@@ -2,7 +2,7 @@ package io.millrace.testing;
 
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
+import io.millrace.operator.OperatorMetricGroup;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;

@@ -2,12 +2,12 @@ package io.millrace.testing;
 
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.Clock;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.OperatorContext;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.runtime.state.KeyedStateBackend;
 
-/** A minimal non-keyed {@link OperatorContext} with a name and subtask, for tests of messages and helpers. */
-public record NamedContext(String operatorName, int subtaskIndex) implements OperatorContext {
+/** A minimal non-keyed {@link InternalOperatorContext} with a name and subtask, for tests of messages and helpers. */
+public record NamedContext(String operatorName, int subtaskIndex) implements InternalOperatorContext {
     @Override
     public int parallelism() {
         return subtaskIndex + 1;

@@ -1,6 +1,6 @@
 package io.millrace.testing;
 
-import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.operator.OneInputOperator;
 import java.util.function.Supplier;
 
 /**

@@ -2,9 +2,9 @@ package io.millrace.testing;
 
 import io.millrace.api.OutputTag;
 import io.millrace.api.time.ManualClock;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.EmitPoint;
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.operator.StreamOperator;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.KeyedStateSnapshot;

@@ -1,7 +1,7 @@
 package io.millrace.testing;
 
 import io.millrace.api.OutputTag;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.Output;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.millrace.testing;
 
-import io.millrace.runtime.operator.TwoInputOperator;
+import io.millrace.operator.TwoInputOperator;
 import java.util.function.Supplier;
 
 /**

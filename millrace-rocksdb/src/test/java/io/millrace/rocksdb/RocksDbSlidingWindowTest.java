@@ -10,7 +10,7 @@ import io.millrace.api.time.ManualClock;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.api.window.Windows;
-import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.operator.OneInputOperator;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.NamespacedState;

@@ -3,7 +3,7 @@ package io.millrace.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.api.PipelineConfig;
-import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.operator.OneInputOperator;
 import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowSnapshotContractTest;
 import io.millrace.testing.HarnessSetup;

@@ -2,8 +2,8 @@ package io.millrace.runtime.async;
 
 import io.millrace.api.async.AsyncSpec;
 import io.millrace.api.plan.OperatorSpec;
-import io.millrace.runtime.operator.SpecLowering;
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.SpecLowering;
+import io.millrace.operator.StreamOperator;
 
 /** Lowers {@link AsyncSpec} to {@link AsyncWaitOperator}. */
 public final class AsyncLowering implements SpecLowering {

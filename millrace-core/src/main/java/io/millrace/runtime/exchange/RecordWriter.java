@@ -3,6 +3,7 @@ package io.millrace.runtime.exchange;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.plan.Partitioning;
 import io.millrace.api.time.Clock;
+import io.millrace.operator.TaskCancelledException;
 import io.millrace.runtime.state.KeyGroups;
 import java.util.function.BooleanSupplier;
 

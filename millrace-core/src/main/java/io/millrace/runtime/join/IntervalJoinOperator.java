@@ -5,15 +5,14 @@ import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.functions.ProcessJoinFunction;
 import io.millrace.api.plan.IntervalJoinSpec;
-import io.millrace.runtime.operator.AbstractStreamOperator;
-import io.millrace.runtime.operator.KeyedTwoInput;
-import io.millrace.runtime.operator.OperatorContext;
-import io.millrace.runtime.operator.Output;
-import io.millrace.runtime.operator.TwoInputOperator;
-import io.millrace.runtime.operator.UserFunctionException;
-import io.millrace.runtime.operator.UserFunctions;
-import io.millrace.runtime.state.KeyedStateBackend;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.KeyedTwoInput;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.TwoInputOperator;
+import io.millrace.operator.UserFunctionException;
 import java.util.ArrayList;
+import java.util.Map;
 
 /**
  * The event-time interval join ({@link IntervalJoinSpec}): a left row at {@code t} and a right row of the same key
@@ -28,8 +27,8 @@ import java.util.ArrayList;
  * {@code lateRecordsDropped}. Results carry the later of the pair's timestamps, which is above the watermark (the
  * arriving row is not late), so they are never late downstream.
  *
- * <p>Uses only the operator context, keyed state, event-time timers and outputs; the task thread calls every
- * method.
+ * <p>Written on the operator SPI ({@code io.millrace.operator}) alone: keyed state by descriptor, event-time timers
+ * and outputs; the task thread calls every method.
  */
 public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperator<OUT>
         implements TwoInputOperator<A, B, OUT>, KeyedTwoInput<A, B> {
@@ -40,7 +39,6 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
     private final OutputTag<B> rightLate;
     private final PairContext pair = new PairContext();
     private final PairCollector collector = new PairCollector();
-    private KeyedStateBackend backend;
     private KeySelector<Object, Object> leftKey;
     private KeySelector<Object, Object> rightKey;
     private BufferedSide<A> lefts;
@@ -58,15 +56,14 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
     @Override
     public void open(OperatorContext context, Output<OUT> output) throws Exception {
         super.open(context, output);
-        backend = context.keyedStateBackend();
         leftKey = context.keySelector(0);
         rightKey = context.keySelector(1);
-        if (backend == null || leftKey == null || rightKey == null) {
+        if (!context.keyed() || leftKey == null || rightKey == null) {
             throw new IllegalStateException("interval join '" + context.operatorName() + "' needs both inputs keyed (keyBy on both streams)");
         }
-        lefts = new BufferedSide<>(backend, "left", upper);
-        rights = new BufferedSide<>(backend, "right", Bounds.negate(lower));
-        UserFunctions.open(function, context);
+        lefts = new BufferedSide<>(context, "left", upper);
+        rights = new BufferedSide<>(context, "right", Bounds.negate(lower));
+        function.open(context.runtimeContext());
     }
 
     @Override
@@ -77,7 +74,7 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
         } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
-        backend.setCurrentKey(key);
+        context.setCurrentKey(key);
         onLeft(value, timestamp);
     }
 
@@ -89,19 +86,19 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
         } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
-        backend.setCurrentKey(key);
+        context.setCurrentKey(key);
         onRight(value, timestamp);
     }
 
     @Override
     public void processKeyedRecord1(Object key, int keyGroup, A value, long timestamp) throws Exception {
-        backend.setCurrentKey(key, keyGroup);
+        context.setCurrentKey(key, keyGroup);
         onLeft(value, timestamp);
     }
 
     @Override
     public void processKeyedRecord2(Object key, int keyGroup, B value, long timestamp) throws Exception {
-        backend.setCurrentKey(key, keyGroup);
+        context.setCurrentKey(key, keyGroup);
         onRight(value, timestamp);
     }
 
@@ -111,10 +108,9 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
             late(leftLate, value, timestamp);
             return;
         }
-        BufferedSide.Matches<B> matches = rights.collectBetween(Bounds.plus(timestamp, lower), Bounds.plus(timestamp, upper));
-        for (int i = 0; i < matches.size(); i++) {
-            long rightTimestamp = matches.timestamps.get(i);
-            ArrayList<B> rows = matches.rows.get(i);
+        for (Map.Entry<Long, ArrayList<B>> match : rights.between(Bounds.plus(timestamp, lower), Bounds.plus(timestamp, upper))) {
+            long rightTimestamp = match.getKey();
+            ArrayList<B> rows = match.getValue();
             for (int j = 0; j < rows.size(); j++) {
                 join(value, timestamp, rows.get(j), rightTimestamp, value);
             }
@@ -128,11 +124,10 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
             late(rightLate, value, timestamp);
             return;
         }
-        BufferedSide.Matches<A> matches = lefts.collectBetween(Bounds.plus(timestamp, Bounds.negate(upper)),
-                Bounds.plus(timestamp, Bounds.negate(lower)));
-        for (int i = 0; i < matches.size(); i++) {
-            long leftTimestamp = matches.timestamps.get(i);
-            ArrayList<A> rows = matches.rows.get(i);
+        for (Map.Entry<Long, ArrayList<A>> match : lefts.between(Bounds.plus(timestamp, Bounds.negate(upper)),
+                Bounds.plus(timestamp, Bounds.negate(lower)))) {
+            long leftTimestamp = match.getKey();
+            ArrayList<A> rows = match.getValue();
             for (int j = 0; j < rows.size(); j++) {
                 join(rows.get(j), leftTimestamp, value, timestamp, value);
             }
@@ -176,14 +171,14 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
     /** Fires the cleanup timers up to {@code watermark}, then notes and forwards it. */
     @Override
     public void processWatermark(long watermark) throws Exception {
-        backend.advanceWatermark(watermark);
+        context.fireEventTimeTimers(watermark);
         super.processWatermark(watermark);
     }
 
     /** The earliest cleanup timer: below it a watermark only raises the lateness threshold, which is noted in passing. */
     @Override
     public long watermarkToAct() {
-        return backend == null ? Long.MIN_VALUE : backend.nextEventTimerTime();
+        return lefts == null ? Long.MIN_VALUE : context.nextEventTimeTimer();
     }
 
     /** Closes the function once, however often it is called. */
@@ -191,7 +186,7 @@ public final class IntervalJoinOperator<A, B, OUT> extends AbstractStreamOperato
     public void close() throws Exception {
         if (!closed) {
             closed = true;
-            UserFunctions.close(function);
+            function.close();
         }
     }
 

@@ -2,8 +2,8 @@ package io.millrace.runtime.join;
 
 import io.millrace.api.plan.IntervalJoinSpec;
 import io.millrace.api.plan.OperatorSpec;
-import io.millrace.runtime.operator.SpecLowering;
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.SpecLowering;
+import io.millrace.operator.StreamOperator;
 
 /**
  * Lowers {@link IntervalJoinSpec} to {@link IntervalJoinOperator}. Window joins need no lowering of their own:

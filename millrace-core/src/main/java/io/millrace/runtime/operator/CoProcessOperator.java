@@ -5,6 +5,12 @@ import io.millrace.api.functions.CoProcessFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.TimerService;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.KeyedTwoInput;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.TwoInputOperator;
+import io.millrace.operator.UserFunctionException;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.serde.VoidNamespace;
@@ -35,7 +41,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
         super.open(context, output);
         keySelector1 = context.keySelector(0);
         if (keySelector1 != null) {
-            backend = context.keyedStateBackend();
+            backend = InternalOperatorContext.backendOf(context);
             if (backend == null) {
                 throw new IllegalStateException("operator '" + context.operatorName() + "' has keyed inputs but no keyed state backend");
             }

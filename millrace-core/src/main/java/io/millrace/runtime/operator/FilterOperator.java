@@ -1,6 +1,11 @@
 package io.millrace.runtime.operator;
 
 import io.millrace.api.functions.FilterFunction;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 
 /** Passes on the records a {@link FilterFunction} accepts. */
 public final class FilterOperator<T> extends AbstractStreamOperator<T> implements OneInputOperator<T, T> {

@@ -2,6 +2,11 @@ package io.millrace.runtime.operator;
 
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.FlatMapFunction;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 
 /** Applies a {@link FlatMapFunction}; every result keeps the record's timestamp. */
 public final class FlatMapOperator<I, O> extends AbstractStreamOperator<O> implements OneInputOperator<I, O>, Collector<O> {

@@ -6,6 +6,12 @@ import io.millrace.api.functions.KeySelector;
 import io.millrace.api.functions.KeyedProcessFunction;
 import io.millrace.api.time.TimeDomain;
 import io.millrace.api.time.TimerService;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.KeyedInput;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.Triggerable;
 import io.millrace.runtime.state.serde.VoidNamespace;
@@ -31,7 +37,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
     @Override
     public void open(OperatorContext context, Output<OUT> output) throws Exception {
         super.open(context, output);
-        backend = context.keyedStateBackend();
+        backend = InternalOperatorContext.backendOf(context);
         keySelector = context.keySelector(0);
         if (backend == null || keySelector == null) {
             throw new IllegalStateException("operator '" + context.operatorName() + "' runs a KeyedProcessFunction and needs a keyed input");

@@ -1,6 +1,11 @@
 package io.millrace.runtime.operator;
 
 import io.millrace.api.functions.MapFunction;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 
 /** Applies a {@link MapFunction}; the result keeps the record's timestamp. */
 public final class MapOperator<I, O> extends AbstractStreamOperator<O> implements OneInputOperator<I, O> {

@@ -3,6 +3,11 @@ package io.millrace.runtime.operator;
 import io.millrace.api.OutputTag;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessFunction;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 
 /** Runs a {@link ProcessFunction} on a non-keyed stream. */
 public final class ProcessOperator<I, O> extends AbstractStreamOperator<O>

@@ -2,6 +2,7 @@ package io.millrace.runtime.operator;
 
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.time.Clock;
+import io.millrace.operator.OperatorContext;
 
 /** The sink context a sink subtask sees, from its operator context. */
 final class SinkContexts {

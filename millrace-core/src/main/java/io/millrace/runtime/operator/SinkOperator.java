@@ -2,6 +2,12 @@ package io.millrace.runtime.operator;
 
 import io.millrace.api.sink.Sink;
 import io.millrace.api.sink.SinkWriter;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 
 /** Hands records to a {@link SinkWriter}; flushes it on every watermark advance and at the end. */
 public final class SinkOperator<T> extends AbstractStreamOperator<Void> implements OneInputOperator<T, Void> {

@@ -2,6 +2,8 @@ package io.millrace.runtime.operator;
 
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;
+import io.millrace.operator.SpecLowering;
+import io.millrace.operator.StreamOperator;
 
 /**
  * Lowers {@link Specs.KeyedProcessSpec} to {@link KeyedProcessOperator} and {@link Specs.CoProcessSpec}

@@ -4,6 +4,11 @@ import io.millrace.api.time.TimestampAssigner;
 import io.millrace.api.time.WatermarkGenerator;
 import io.millrace.api.time.WatermarkOutput;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 
 /**
  * Assigns timestamps and generates watermarks in the middle of a pipeline, one generator per subtask.

@@ -1,13 +1,20 @@
 package io.millrace.runtime.operator;
 
-import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.Committer;
+import io.millrace.api.sink.CommittingSinkWriter;
 import io.millrace.api.sink.SinkContext;
 import io.millrace.api.sink.TwoPhaseCommitSink;
 import io.millrace.api.sink.versioned.VersionedCommittables;
 import io.millrace.api.source.VersionedCodec;
 import io.millrace.runtime.checkpoint.VersionedBytes;
 import java.io.IOException;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.CheckpointListener;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +72,7 @@ public final class TwoPhaseCommitSinkOperator<T, C extends Serializable> extends
 
     @Override
     @SuppressWarnings("unchecked")
-    public void open(OperatorContext ctx, io.millrace.runtime.operator.Output<Void> output) throws Exception {
+    public void open(OperatorContext ctx, io.millrace.operator.Output<Void> output) throws Exception {
         super.open(ctx, output);
         codec = sink instanceof VersionedCommittables<?> v ? (VersionedCodec<C>) v.committableCodec() : null;
         SinkContext own = SinkContexts.of(ctx, ctx.subtaskIndex());

@@ -1,7 +1,7 @@
 package io.millrace.runtime.plan;
 
 import io.millrace.api.plan.LogicalNode;
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.StreamOperator;
 
 /** Creates the physical operator of a logical node, a fresh one per subtask. */
 @FunctionalInterface

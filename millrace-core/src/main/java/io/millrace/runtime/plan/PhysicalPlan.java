@@ -68,7 +68,7 @@ public final class PhysicalPlan {
 
     /**
      * Resolves {@code logical} after the lowerings' rewrites (such as local window aggregation, see
-     * {@link io.millrace.runtime.operator.SpecLowering#rewrite}); {@link #logical()} is then the rewritten plan,
+     * {@link io.millrace.operator.SpecLowering#rewrite}); {@link #logical()} is then the rewritten plan,
      * whose rewritten nodes are copies.
      */
     public static PhysicalPlan of(LogicalPlan logical) {

@@ -1,9 +1,9 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.OutputTag;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.operator.Output;
 
 /** Hands records straight to the next operator of the chain: a method call, no queue. */
 final class ChainedOutput<T> implements Output<T> {

@@ -1,7 +1,7 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.OutputTag;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.Output;
 
 /** The output of an operator that nothing consumes (a sink). */
 final class DiscardingOutput<T> implements Output<T> {

@@ -1,9 +1,9 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.OutputTag;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.operator.Output;
 import io.millrace.runtime.exchange.RecordWriter;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.Output;
 
 /** Sends an operator's output over an exchange edge to the subtasks of another task. */
 final class NetworkOutput<T> implements Output<T> {

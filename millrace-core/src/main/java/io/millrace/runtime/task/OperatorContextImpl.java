@@ -2,8 +2,8 @@ package io.millrace.runtime.task;
 
 import io.millrace.api.functions.KeySelector;
 import io.millrace.api.time.Clock;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.OperatorContext;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.runtime.state.KeyedStateBackend;
 import java.util.function.BooleanSupplier;
 
@@ -22,7 +22,7 @@ record OperatorContextImpl(
         long restoredCheckpointId,
         int restoredParallelism,
         OperatorMailbox mailbox)
-        implements OperatorContext {
+        implements InternalOperatorContext {
 
     @Override
     public KeySelector<Object, Object> keySelector(int input) {

@@ -1,6 +1,6 @@
 package io.millrace.runtime.task;
 
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.StreamOperator;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;

@@ -1,7 +1,7 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.OutputTag;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.Output;
 import java.util.List;
 import java.util.Map;
 
@@ -14,10 +14,10 @@ final class OutputRouter<T> implements Output<T> {
     private final Output<T>[] main;
     private final Map<OutputTag<?>, Output<Object>[]> sides;
     private final Output<?>[] all;
-    private final io.millrace.runtime.metrics.OperatorMetricGroup metrics;
+    private final io.millrace.operator.OperatorMetricGroup metrics;
 
     @SuppressWarnings("unchecked")
-    OutputRouter(List<Output<T>> main, Map<OutputTag<?>, List<Output<Object>>> sides, io.millrace.runtime.metrics.OperatorMetricGroup metrics) {
+    OutputRouter(List<Output<T>> main, Map<OutputTag<?>, List<Output<Object>>> sides, io.millrace.operator.OperatorMetricGroup metrics) {
         this.metrics = metrics;
         this.main = main.toArray(new Output[0]);
         this.sides = new java.util.HashMap<>();

@@ -1,8 +1,8 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.OutputTag;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.operator.Output;
 
 /**
  * The output of an operator with exactly two consumers of its main output and no side outputs (a source read by

@@ -1,17 +1,17 @@
 package io.millrace.runtime.task;
 
-import io.millrace.api.time.Clock;
 import io.millrace.api.CheckpointConfig;
+import io.millrace.api.time.Clock;
+import io.millrace.operator.KeyedInput;
+import io.millrace.operator.KeyedTwoInput;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.operator.StreamOperator;
+import io.millrace.operator.TwoInputOperator;
 import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordBatch;
 import io.millrace.runtime.exchange.TaskSignal;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
-import io.millrace.runtime.operator.KeyedInput;
-import io.millrace.runtime.operator.KeyedTwoInput;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.operator.StreamOperator;
-import io.millrace.runtime.operator.TwoInputOperator;
 
 /**
  * A task whose head operator reads from exchange channels: batches go record by record into the head

@@ -2,13 +2,13 @@ package io.millrace.runtime.task;
 
 import io.millrace.api.metrics.TaskMetrics;
 import io.millrace.api.time.Clock;
+import io.millrace.operator.CheckpointListener;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.TaskCancelledException;
 import io.millrace.runtime.checkpoint.TaskCheckpointing;
 import io.millrace.runtime.exchange.ControlElement;
 import io.millrace.runtime.exchange.RecordWriter;
-import io.millrace.runtime.exchange.TaskCancelledException;
 import io.millrace.runtime.exchange.TaskSignal;
-import io.millrace.runtime.operator.CheckpointListener;
-import io.millrace.runtime.operator.EmitPoint;
 import io.millrace.runtime.state.KeyedStateBackend;
 import io.millrace.runtime.state.KeyedStateSnapshot;
 import java.util.ArrayList;

@@ -11,22 +11,22 @@ import io.millrace.api.source.SourceReader;
 import io.millrace.api.source.SourceReaderContext;
 import io.millrace.api.source.SourceSplit;
 import io.millrace.api.time.Clock;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorMetricGroup;
+import io.millrace.operator.Output;
+import io.millrace.operator.StreamOperator;
+import io.millrace.runtime.checkpoint.OperatorIds;
+import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.exchange.Channel;
 import io.millrace.runtime.exchange.RecordWriter;
 import io.millrace.runtime.exchange.TaskSignal;
-import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.ClassCopies;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.operator.Output;
-import io.millrace.runtime.operator.StreamOperator;
 import io.millrace.runtime.plan.OperatorFactory;
-import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.plan.PhysicalPlan.Chain;
 import io.millrace.runtime.plan.PhysicalPlan.Edge;
+import io.millrace.runtime.plan.PhysicalPlan;
 import io.millrace.runtime.source.SourceOperator;
 import io.millrace.runtime.source.WatermarkAlignment;
-import io.millrace.runtime.checkpoint.OperatorIds;
-import io.millrace.runtime.checkpoint.StateRestorer;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
@@ -159,7 +159,7 @@ public final class TaskWiring {
         Task task = tasks.get(c)[subtask];
         Map<LogicalNode, StreamOperator<Object>> ops = new IdentityHashMap<>();
         Map<LogicalNode, OperatorMetricGroup> metrics = new IdentityHashMap<>();
-        Map<LogicalNode, io.millrace.runtime.operator.OperatorContext> contexts = new IdentityHashMap<>();
+        Map<LogicalNode, io.millrace.runtime.operator.InternalOperatorContext> contexts = new IdentityHashMap<>();
         for (LogicalNode n : c.members()) {
             OperatorMetricGroup m = new OperatorMetricGroup(n.name(), subtask);
             allMetrics.add(m);
@@ -186,7 +186,7 @@ public final class TaskWiring {
         if (task instanceof SourceTask st) {
             LogicalNode head = c.head();
             Specs.SourceSpec<Object> spec = (Specs.SourceSpec<Object>) head.spec();
-            io.millrace.runtime.operator.OperatorContext ctx = contexts.get(head);
+            io.millrace.runtime.operator.InternalOperatorContext ctx = contexts.get(head);
             SourceReader<Object, SourceSplit> reader = (SourceReader<Object, SourceSplit>) spec.source().createReader(readerContext(ctx, st));
             SourceOperator<Object> op = new SourceOperator<>(reader, spec.watermarks(), spec.badRecords(), ctx, outputs.get(head));
             SourceSetup setup = sourceSetup(c, (Source<Object, SourceSplit>) spec.source());
@@ -279,7 +279,7 @@ public final class TaskWiring {
     }
 
     @SuppressWarnings("unchecked")
-    private io.millrace.runtime.operator.OperatorContext context(LogicalNode n, int subtask, OperatorMetricGroup m) throws Exception {
+    private io.millrace.runtime.operator.InternalOperatorContext context(LogicalNode n, int subtask, OperatorMetricGroup m) throws Exception {
         int p = plan.parallelism(n);
         int maxP = config.maxParallelism();
         KeyedStateBackend backend = null;
@@ -314,7 +314,7 @@ public final class TaskWiring {
                 task.operatorMailbox());
     }
 
-    private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx, SourceTask task) {
+    private SourceReaderContext readerContext(io.millrace.operator.OperatorContext ctx, SourceTask task) {
         return new SourceReaderContext() {
             @Override
             public void wakeUp() {

@@ -1,13 +1,13 @@
 package io.millrace.runtime.window;
 
 import io.millrace.api.functions.KeySelector;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
 import io.millrace.runtime.exchange.KeyExtractionException;
-import io.millrace.runtime.operator.AbstractStreamOperator;
-import io.millrace.runtime.operator.EmitPoint;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.operator.OperatorContext;
-import io.millrace.runtime.operator.Output;
-import io.millrace.runtime.operator.UserFunctionException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 

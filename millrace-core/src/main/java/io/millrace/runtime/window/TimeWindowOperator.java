@@ -1,10 +1,11 @@
 package io.millrace.runtime.window;
 
 import io.millrace.api.window.WindowSpec;
-import io.millrace.runtime.operator.KeyedInput;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.operator.OperatorContext;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.KeyedInput;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.runtime.state.heap.HeapKeyedStateBackend;
 
 /**
@@ -41,10 +42,10 @@ final class TimeWindowOperator implements OneInputOperator<Object, Object>, Keye
      */
     @Override
     public void open(OperatorContext context, Output<Object> output) throws Exception {
-        if (sliceTables && !(context.keyedStateBackend() instanceof HeapKeyedStateBackend)) {
+        if (sliceTables && !(InternalOperatorContext.backendOf(context) instanceof HeapKeyedStateBackend)) {
             throw new IllegalStateException("window operator '" + context.operatorName() + "' was planned with the heap"
-                    + " backend's slice tables but runs on " + (context.keyedStateBackend() == null ? "no keyed state backend"
-                    : context.keyedStateBackend().getClass().getSimpleName()) + ": lower it with the job's configuration");
+                    + " backend's slice tables but runs on " + (InternalOperatorContext.backendOf(context) == null ? "no keyed state backend"
+                    : InternalOperatorContext.backendOf(context).getClass().getSimpleName()) + ": lower it with the job's configuration");
         }
         chosen = sliceTables ? new SliceTableWindowOperator(spec, partials) : new SlicingWindowOperator(spec, partials);
         chosen.open(context, output);

@@ -4,7 +4,7 @@ import io.millrace.api.OutputTag;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.ProcessWindowFunction;
 import io.millrace.api.window.Window;
-import io.millrace.runtime.operator.Output;
+import io.millrace.operator.Output;
 import java.util.Collections;
 import java.util.function.LongSupplier;
 

@@ -8,8 +8,8 @@ import io.millrace.api.window.GlobalWindows;
 import io.millrace.api.window.SessionWindows;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
-import io.millrace.runtime.operator.SpecLowering;
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.SpecLowering;
+import io.millrace.operator.StreamOperator;
 import io.millrace.runtime.state.heap.HeapStateBackendProvider;
 
 /**

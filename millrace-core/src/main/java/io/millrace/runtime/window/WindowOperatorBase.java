@@ -8,14 +8,15 @@ import io.millrace.api.time.TimeDomain;
 import io.millrace.api.window.SessionWindows;
 import io.millrace.api.window.TimeWindows;
 import io.millrace.api.window.WindowSpec;
-import io.millrace.runtime.operator.AbstractStreamOperator;
-import io.millrace.runtime.operator.KeyedInput;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.state.KeyGroups;
-import io.millrace.runtime.operator.OperatorContext;
-import io.millrace.runtime.operator.Output;
-import io.millrace.runtime.operator.UserFunctionException;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.KeyedInput;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.UserFunctionException;
+import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.runtime.operator.UserFunctions;
+import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
 
 /**
@@ -67,7 +68,7 @@ abstract class WindowOperatorBase extends AbstractStreamOperator<Object> impleme
     @Override
     public void open(OperatorContext context, Output<Object> output) throws Exception {
         super.open(context, output);
-        backend = context.keyedStateBackend();
+        backend = InternalOperatorContext.backendOf(context);
         if (backend == null) {
             throw new IllegalStateException("window operator '" + context.operatorName() + "' needs keyed state: its input must be keyed");
         }

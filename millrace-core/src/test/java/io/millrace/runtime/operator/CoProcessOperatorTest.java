@@ -3,11 +3,13 @@ package io.millrace.runtime.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.CoProcessFunction;
+import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.operator.KeyedTwoInput;
+import io.millrace.operator.UserFunctionException;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.TwoInputOperatorHarness;

@@ -10,6 +10,7 @@ import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.TimeDomain;
+import io.millrace.operator.UserFunctionException;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.util.ArrayList;

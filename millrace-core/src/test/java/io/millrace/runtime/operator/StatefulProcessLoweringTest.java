@@ -7,6 +7,7 @@ import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeyedProcessFunction;
 import io.millrace.api.plan.LogicalNode;
 import io.millrace.api.plan.Specs;
+import io.millrace.operator.SpecLowering;
 import io.millrace.runtime.plan.OperatorLowering;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.util.ServiceLoader;

@@ -1,12 +1,12 @@
 package io.millrace.runtime.task;
 
 import io.millrace.api.plan.OperatorSpec;
-import io.millrace.runtime.operator.AbstractStreamOperator;
-import io.millrace.runtime.operator.CheckpointListener;
-import io.millrace.runtime.operator.EmitPoint;
-import io.millrace.runtime.operator.OneInputOperator;
-import io.millrace.runtime.operator.SpecLowering;
-import io.millrace.runtime.operator.StreamOperator;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.CheckpointListener;
+import io.millrace.operator.EmitPoint;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.SpecLowering;
+import io.millrace.operator.StreamOperator;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

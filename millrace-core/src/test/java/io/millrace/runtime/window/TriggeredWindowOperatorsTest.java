@@ -16,7 +16,7 @@ import io.millrace.api.window.Window;
 import io.millrace.api.window.WindowAssigner;
 import io.millrace.api.window.WindowSpec;
 import io.millrace.api.window.Windows;
-import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.operator.OneInputOperator;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.time.Duration;

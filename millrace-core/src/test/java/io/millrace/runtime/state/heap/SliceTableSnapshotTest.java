@@ -2,15 +2,15 @@ package io.millrace.runtime.state.heap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.millrace.api.window.Windows;
 import io.millrace.api.window.WindowSpec;
-import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.api.window.Windows;
+import io.millrace.operator.OneInputOperator;
 import io.millrace.runtime.state.KeyGroups;
+import io.millrace.runtime.state.SnapshotImage;
 import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowLowering;
 import io.millrace.runtime.window.WindowSnapshotContractTest;
 import io.millrace.testing.OneInputOperatorHarness;
-import io.millrace.runtime.state.SnapshotImage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package io.millrace.runtime.state.heap;
 
-import io.millrace.runtime.operator.OneInputOperator;
+import io.millrace.operator.OneInputOperator;
 import io.millrace.runtime.window.Ev;
 import io.millrace.runtime.window.WindowSnapshotContractTest;
 import io.millrace.testing.HarnessSetup;

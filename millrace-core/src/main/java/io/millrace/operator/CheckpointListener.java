@@ -1,10 +1,9 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /**
  * An operator that wants to hear how the checkpoints it took part in end: a sink that commits what it prepared
  * once the checkpoint is complete (the exactly-once sink), a connector that acknowledges upstream. Any operator
- * may implement it; the task finds it by type, also when the operator runs as a copy of its class (see
- * {@link ClassCopies}).
+ * may implement it; the task finds it by type, also when the runtime runs the operator as a copy of its class.
  *
  * <p>Both methods are called on the operator's task thread, as mails between batches, never during another call
  * into the operator, and never before {@link StreamOperator#open}. Notices may come late, and for a checkpoint

@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /**
  * A moment at which a task asks the operators of its chain to send what they hold back from their output

@@ -1,11 +1,9 @@
-package io.millrace.runtime.operator;
-
-import io.millrace.runtime.metrics.OperatorMetricGroup;
+package io.millrace.operator;
 
 /**
  * Base of most operators: keeps the context, the output and the metrics, tracks the current
  * watermark, and forwards watermarks. Keyed subclasses override {@link #processWatermark} to fire
- * timers first (see {@code KeyedStateBackend#advanceWatermark}) and then call super.
+ * timers first ({@link OperatorContext#fireEventTimeTimers}) and then call super.
  */
 public abstract class AbstractStreamOperator<OUT> implements StreamOperator<OUT> {
     protected OperatorContext context;
@@ -40,7 +38,7 @@ public abstract class AbstractStreamOperator<OUT> implements StreamOperator<OUT>
         return PASSES_WATERMARKS_ON.get(getClass()) ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 
-    /** Per operator class: whether its processWatermark is this class's (a copy's is its own class's, see ClassCopies). */
+    /** Per operator class: whether its processWatermark is this class's (a copy the runtime makes of a class answers for that copy). */
     private static final ClassValue<Boolean> PASSES_WATERMARKS_ON = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {

@@ -1,12 +1,13 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /**
  * A physical operator. One instance per subtask; every method is called by that subtask's task thread
- * only, so operator code needs no locks. Lifecycle:
+ * only, one call at a time, so operator code needs no locks (see the package documentation for the whole
+ * contract). Lifecycle:
  *
  * <pre>
- *   open ─► (processRecord | processWatermark | advanceProcessingTime | emitHeldBack
- *            | snapshotOperatorState)* ─► endInput ─► close
+ *   [restoreOperatorState] ─► open ─► (processRecord | processWatermark | advanceProcessingTime | emitHeldBack
+ *            | snapshotOperatorState | checkpoint notices | mailbox actions)* ─► endInput ─► close
  *                                  └─ on failure or cancel ─► close
  * </pre>
  *
@@ -17,13 +18,14 @@ public interface StreamOperator<OUT> {
 
     /**
      * The operator's input watermark advanced (minimum over its inputs). Fire event-time timers up to
-     * it, then forward it with {@code output.emitWatermark}. The default forwards it.
+     * it ({@link OperatorContext#fireEventTimeTimers}), then forward it with {@code output.emitWatermark}.
      */
     void processWatermark(long watermark) throws Exception;
 
     /**
      * Processing time reached {@code now} (the pipeline clock). Called by the task between batches,
-     * not per record; fire due processing-time timers and run TTL sweeps. Default: nothing.
+     * not per record; fire due processing-time timers and run TTL sweeps
+     * ({@link OperatorContext#fireProcessingTimeTimers}). Default: nothing.
      */
     default void advanceProcessingTime(long now) throws Exception {}
 

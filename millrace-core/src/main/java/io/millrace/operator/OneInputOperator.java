@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /** An operator with one logical input (which may be fed by several edges, as after a union). */
 public interface OneInputOperator<IN, OUT> extends StreamOperator<OUT> {

@@ -1,4 +1,4 @@
-package io.millrace.runtime.metrics;
+package io.millrace.operator;
 
 import io.millrace.api.metrics.OperatorMetrics;
 

@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /** An operator with two inputs of different types. Its watermark is the minimum of both inputs. */
 public interface TwoInputOperator<IN1, IN2, OUT> extends StreamOperator<OUT> {

@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /**
  * A user function failed. The message names the operator, its subtask and the record it failed on,
@@ -14,7 +14,7 @@ public final class UserFunctionException extends RuntimeException {
         if (cause instanceof UserFunctionException u) {
             return u;
         }
-        if (cause instanceof io.millrace.runtime.exchange.TaskCancelledException t) {
+        if (cause instanceof TaskCancelledException t) {
             return t;
         }
         return new UserFunctionException(

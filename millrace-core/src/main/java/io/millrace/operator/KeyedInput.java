@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 /**
  * A keyed one-input operator that can take records whose key and key group were computed by the hash

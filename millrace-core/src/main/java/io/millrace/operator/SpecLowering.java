@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.operator;
 
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.plan.LogicalPlan;
@@ -7,7 +7,7 @@ import io.millrace.api.plan.OperatorSpec;
 /**
  * Turns a logical operator spec into a physical operator, one instance per subtask. Implementations
  * are found with {@link java.util.ServiceLoader} (file
- * {@code META-INF/services/io.millrace.runtime.operator.SpecLowering}), so modules such as windows, SQL
+ * {@code META-INF/services/io.millrace.operator.SpecLowering}), so modules such as windows, SQL
  * and CEP bring their own operators without the planner knowing them. The planner calls every lowering's
  * {@link #rewrite} once per job, in class-path order, before it lowers any spec; then
  * {@link #create(OperatorSpec, PipelineConfig)} on the first lowering that {@link #handles} a spec.
