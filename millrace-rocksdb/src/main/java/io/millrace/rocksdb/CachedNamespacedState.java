@@ -12,7 +12,8 @@ import java.util.function.BiConsumer;
  * {@link #get} hands out the cached object and marks its entry dirty: a write-back (at eviction or before a
  * snapshot) serializes it as it is then. {@link #forEach} visits the stored rows, taking the cached value
  * where there is one, and then the cached rows RocksDB does not hold yet (the members of the key's anchor
- * not met among the stored rows). Task thread only.
+ * not met among the stored rows). A key found without rows gets a complete anchor without members, so that
+ * further visits and reads of it need no seek until it is evicted. Task thread only.
  */
 final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
     private final StateColumn column;
@@ -20,6 +21,8 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
     private final RocksDbKeyedStateBackend backend;
     /** Cached values not met among the stored rows, visited after them (reused). */
     private final ArrayList<StateCache.Entry> unstored = new ArrayList<>();
+    /** Rows the last uncached {@link #forEach} found in RocksDB. */
+    private int storedRows;
 
     CachedNamespacedState(StateColumn column, StateCache cache, RocksDbKeyedStateBackend backend) {
         this.column = column;
@@ -70,7 +73,15 @@ final class CachedNamespacedState<N, V> implements NamespacedState<N, V> {
         column.requireKey();
         StateCache.Entry anchor = cache.anchor(column, backend.currentKeyBytes(), anchorHash());
         if (anchor == null) {
-            column.scan.forEachStoredRow((key, row) -> action.accept((N) column.scan.subKey(key), (V) column.decode(row)));
+            storedRows = 0;
+            column.scan.forEachStoredRow((key, row) -> {
+                storedRows++;
+                action.accept((N) column.scan.subKey(key), (V) column.decode(row));
+            });
+            if (storedRows == 0) {
+                // remembered, so that the key's next visits and reads need no seek while it has no rows
+                cache.insertEmptyAnchor(column, backend.currentKeyBytes(), anchorHash());
+            }
             return;
         }
         int visit = cache.nextVisit();

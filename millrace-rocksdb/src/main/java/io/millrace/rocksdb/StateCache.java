@@ -221,6 +221,17 @@ final class StateCache {
         return e;
     }
 
+    /**
+     * A complete anchor without members for the current key ({@code keyBytes}, hashing to {@code anchorHash}) of a
+     * namespaced state, which must have none cached: RocksDB holds no row of the key (the caller has seen so).
+     * It is evicted like any entry without members.
+     */
+    Entry insertEmptyAnchor(StateColumn column, byte[] keyBytes, int anchorHash) {
+        Entry anchor = insert(column, keyBytes, anchorHash, null);
+        anchor.complete = true;
+        return anchor;
+    }
+
     /** The anchor of a namespaced state's key (the current key's bytes), or null when none of its rows is cached. */
     Entry anchor(StateColumn column, byte[] keyBytes, int anchorHash) {
         Entry anchor = find(column, keyBytes, keyBytes.length, anchorHash);

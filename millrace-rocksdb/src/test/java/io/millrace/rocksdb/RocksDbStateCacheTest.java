@@ -123,6 +123,42 @@ class RocksDbStateCacheTest {
     }
 
     @Test
+    void namespacedState_aKeyVisitedWithoutRows_isRemembered_andRowsWrittenLaterAreSeenAfterEvictions() {
+        RocksDbKeyedStateBackend b = backend(ALL, 64);
+        NamespacedState<Long, String> windows = b.namespacedState("windows");
+        b.setCurrentKey("empty");
+        int before = b.cache().size();
+        List<String> seen = new ArrayList<>();
+        windows.forEach((ns, v) -> seen.add(ns + "=" + v));
+        assertThat(seen).isEmpty();
+        assertThat(b.cache().size()).as("an anchor remembers that the key has no rows").isEqualTo(before + 1);
+        assertThat(windows.get(1L)).isNull();
+        windows.put(1L, "a");
+        windows.put(2L, "b");
+        windows.forEach((ns, v) -> seen.add(ns + "=" + v));
+        assertThat(seen).containsExactlyInAnyOrder("1=a", "2=b");
+
+        for (int k = 0; k < 500; k++) { // evicts the key's rows and its anchor, several times over
+            b.setCurrentKey(k);
+            windows.forEach((ns, v) -> seen.add(ns + "=" + v));
+            windows.put(7L, "x" + k);
+        }
+        b.setCurrentKey("empty");
+        seen.clear();
+        windows.forEach((ns, v) -> seen.add(ns + "=" + v));
+        assertThat(seen).containsExactlyInAnyOrder("1=a", "2=b");
+        windows.remove(1L);
+        assertThat(windows.get(1L)).isNull();
+        assertThat(windows.get(2L)).isEqualTo("b");
+        for (int k = 0; k < 500; k++) {
+            b.setCurrentKey(k);
+            seen.clear();
+            windows.forEach((ns, v) -> seen.add(ns + "=" + v));
+            assertThat(seen).as("key %d", k).containsExactly("7=x" + k);
+        }
+    }
+
+    @Test
     void cachedValuesWithTtl_expireOnTime_andAreWrittenWithTheExpiryAStoredRowWouldHave() {
         RocksDbKeyedStateBackend b = backend(ALL, 64);
         @SuppressWarnings("unchecked")

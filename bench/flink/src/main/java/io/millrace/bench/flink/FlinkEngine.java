@@ -36,6 +36,10 @@ public final class FlinkEngine implements Engine {
     static final Duration ALIGNMENT_UPDATE = Duration.ofMillis(100);
 
     public static void main(String[] args) throws Exception {
+        if (BenchOptions.parse(args).query == Query.TJOIN) {
+            System.err.println("flink: tjoin has no DataStream version (Flink's event-time temporal join is in SQL: --engines flink-sql)");
+            System.exit(3);
+        }
         BenchDriver.main(new FlinkEngine(), args);
     }
 
@@ -55,7 +59,7 @@ public final class FlinkEngine implements Engine {
         StreamExecutionEnvironment env = localEnvironment(options, checkpointDir);
         Query q = options.query;
         if (q.isNexmark()) {
-            FlinkNexmarkQueries.build(q, nexmarkEvents(env, options, input, rate), options.bestOfWindow()).sinkTo((Sink) results).name("results");
+            FlinkNexmarkQueries.build(q, nexmarkEvents(env, options, input, rate), options.bestOfWindow(), options.eventRate).sinkTo((Sink) results).name("results");
         } else {
             FlinkTelemetryQueries.build(q, readings(env, options, input, rate)).sinkTo((Sink) results).name("results");
         }

@@ -7,6 +7,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.streaming.api.functions.co.ProcessJoinFunction;
 import org.apache.flink.util.Collector;
 import io.millrace.bench.workload.Auction;
 import io.millrace.bench.workload.Bid;
@@ -260,6 +261,18 @@ final class FlinkNexmarkFunctions {
                 pending.clear();
             } else {
                 pending.update(keep);
+            }
+        }
+    }
+
+    /** IJOIN, as the Millrace version: an auction and a bid on it within the interval; the bid if the auction was still open. */
+    static final class OpenAuctionBids extends ProcessJoinFunction<Auction, Bid, Rows.AuctionBid> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void processElement(Auction a, Bid b, Context ctx, Collector<Rows.AuctionBid> out) {
+            if (b.dateTime() < a.expires()) {
+                out.collect(new Rows.AuctionBid(a.id(), b.bidder(), b.price(), b.dateTime()));
             }
         }
     }

@@ -3,6 +3,7 @@ package io.millrace.bench.flink;
 import io.millrace.bench.workload.Auction;
 import io.millrace.bench.workload.Bid;
 import io.millrace.bench.workload.Event;
+import io.millrace.bench.workload.Nexmark;
 import io.millrace.bench.workload.Person;
 import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Rows;
@@ -24,9 +25,11 @@ final class FlinkNexmarkQueries {
     /**
      * {@code best}: how q5 and q7 take the best of each window ({@code BenchOptions.bestOfWindow}): "all" (q7: one
      * window over all bids, which Flink evaluates in one subtask without pre-aggregation), "process" or "reduce"
-     * (after a window per auction, a keyed process function or a window reduce keyed by window end).
+     * (after a window per auction, a keyed process function or a window reduce keyed by window end). {@code eventRate}:
+     * how fast event time advances (IJOIN's interval). TJOIN has no DataStream version: Flink's temporal join is in
+     * SQL only (engine flink-sql).
      */
-    static DataStream<?> build(Query q, DataStream<Event> events, String best) {
+    static DataStream<?> build(Query q, DataStream<Event> events, String best, long eventRate) {
         return switch (q) {
             case Q0 -> bids(events);
             case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()))
@@ -58,6 +61,12 @@ final class FlinkNexmarkQueries {
                     .process(new FlinkNexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
             case COUNTS -> bids(events).keyBy(Bid::auction, Types.LONG)
                     .process(new FlinkNexmarkFunctions.BidCount()).name("counts").uid("counts");
+            case IJOIN -> auctions(events).keyBy(Auction::id, Types.LONG)
+                    .intervalJoin(bids(events).keyBy(Bid::auction, Types.LONG))
+                    .between(Duration.ZERO, Duration.ofMillis(Nexmark.maxAuctionLength(eventRate)))
+                    .process(new FlinkNexmarkFunctions.OpenAuctionBids()).name("ijoin").uid("ijoin");
+            case TJOIN -> throw new IllegalArgumentException("tjoin: Flink's DataStream API has no event-time temporal join;"
+                    + " Flink's is in SQL (--engines flink-sql)");
             default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
         };
     }

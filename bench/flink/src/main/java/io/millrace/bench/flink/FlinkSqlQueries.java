@@ -1,5 +1,7 @@
 package io.millrace.bench.flink;
 
+import io.millrace.bench.workload.Auction;
+import io.millrace.bench.workload.AuctionTerms;
 import io.millrace.bench.workload.Event;
 import io.millrace.bench.workload.Nexmark;
 import io.millrace.bench.workload.Query;
@@ -10,8 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.config.AggregatePhaseStrategy;
@@ -19,6 +23,10 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.api.config.OptimizerConfigOptions;
 import org.apache.flink.table.api.config.TableConfigOptions;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
 
 /**
  * The benchmark queries in Flink SQL, as a Flink user tuning for speed writes them: window table functions
@@ -72,12 +80,17 @@ final class FlinkSqlQueries {
     }
 
     /**
-     * Registers the Nexmark views {@code q} reads ({@code bid}, or {@code auction} and {@code person} for the joins)
-     * and returns its result. Only those: each view's filter would otherwise run on every event, unused.
+     * Registers the Nexmark views {@code q} reads ({@code bid}, or {@code auction} and {@code person} for the joins,
+     * {@code auction_terms} for TJOIN) and returns its result. Only those: each view's filter would otherwise run on
+     * every event, unused.
      */
     static Table nexmark(Query q, long eventRate, StreamTableEnvironment t, DataStream<Event> events) {
-        if (q == Query.Q3 || q == Query.Q4 || q == Query.Q8) {
+        if (q == Query.Q3 || q == Query.Q4 || q == Query.Q8 || q == Query.IJOIN) {
             t.createTemporaryView("auction", FlinkNexmarkQueries.auctions(events), eventTime());
+        }
+        if (q == Query.TJOIN) {
+            t.createTemporaryView("auction_terms", t.fromChangelogStream(terms(FlinkNexmarkQueries.auctions(events)), versioned(),
+                    ChangelogMode.upsert()));
         }
         if (q == Query.Q3 || q == Query.Q8) {
             t.createTemporaryView("person", FlinkNexmarkQueries.persons(events), eventTime());
@@ -85,6 +98,33 @@ final class FlinkSqlQueries {
             t.createTemporaryView("bid", FlinkNexmarkQueries.bids(events), eventTime());
         }
         return t.sqlQuery(sql(q, eventRate));
+    }
+
+    /**
+     * TJOIN's changelog of auction terms ({@link AuctionTerms}), as the Millrace version: an insert when an auction
+     * opens, an update of an older auction's row at the same moment, each stamped with the auction's time.
+     */
+    static DataStream<Row> terms(DataStream<Auction> auctions) {
+        return auctions.flatMap((Auction a, Collector<Row> out) -> {
+            AuctionTerms opening = AuctionTerms.opening(a);
+            out.collect(Row.ofKind(RowKind.INSERT, opening.auction(), opening.reserve(), opening.category()));
+            AuctionTerms revision = AuctionTerms.revision(a);
+            if (revision != null) {
+                out.collect(Row.ofKind(RowKind.UPDATE_AFTER, revision.auction(), revision.reserve(), revision.category()));
+            }
+        }).returns(Types.ROW_NAMED(new String[] {"id", "reserve", "category"}, Types.LONG, Types.LONG, Types.LONG)).name("auction-terms");
+    }
+
+    /** A versioned table's schema: primary key {@code id}, {@code rowtime} from the stream record, the source's watermark. */
+    private static Schema versioned() {
+        return Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("reserve", DataTypes.BIGINT())
+                .column("category", DataTypes.BIGINT())
+                .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
+                .watermark("rowtime", "SOURCE_WATERMARK()")
+                .primaryKey("id")
+                .build();
     }
 
     /** Registers the view {@code reading} and returns {@code q}'s result. */
@@ -145,6 +185,16 @@ final class FlinkSqlQueries {
                     + " (SELECT * FROM TABLE(TUMBLE(TABLE person, DESCRIPTOR(rowtime), " + interval(Query.Q8_SIZE) + "))) AS P"
                     + " JOIN (SELECT * FROM TABLE(TUMBLE(TABLE auction, DESCRIPTOR(rowtime), " + interval(Query.Q8_SIZE) + "))) AS A"
                     + " ON P.id = A.seller AND P.window_start = A.window_start AND P.window_end = A.window_end";
+            // a bid at most the longest auction's length after its auction (the interval join's bound), before its
+            // auction's own expiry
+            case IJOIN -> "SELECT A.id AS auction, B.bidder, B.price, B.`dateTime`, B.rowtime"
+                    + " FROM auction AS A JOIN bid AS B ON A.id = B.auction"
+                    + "  AND B.rowtime BETWEEN A.rowtime AND A.rowtime + " + millis(Nexmark.maxAuctionLength(eventRate))
+                    + " WHERE B.`dateTime` < A.expires";
+            // the event-time temporal join with the versioned table of auction terms
+            case TJOIN -> "SELECT B.auction, B.bidder, B.price, T.reserve, T.category, B.`dateTime`, B.rowtime"
+                    + " FROM bid AS B JOIN auction_terms FOR SYSTEM_TIME AS OF B.rowtime AS T ON B.auction = T.id"
+                    + " WHERE B.price >= T.reserve";
             // a running count per auction in processing-time order (as the DataStream version counts in arrival order)
             case COUNTS -> "SELECT auction, num, rowtime FROM ("
                     + " SELECT auction, rowtime, COUNT(*) OVER (PARTITION BY auction ORDER BY proctime"

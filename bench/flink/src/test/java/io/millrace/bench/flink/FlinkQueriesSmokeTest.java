@@ -26,14 +26,14 @@ class FlinkQueriesSmokeTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = Query.class, names = {"Q0", "Q2", "Q3", "Q5", "Q7", "Q8", "COUNTS", "SESSION", "TTL"})
+    @EnumSource(value = Query.class, names = {"Q0", "Q2", "Q3", "Q5", "Q7", "Q8", "COUNTS", "IJOIN", "SESSION", "TTL"})
     void streamingResultsEqualABatchRecomputation(Query q) throws Exception {
         runAndCompare(q, "heap");
     }
 
     /** The queries with keyed state on Flink's EmbeddedRocksDBStateBackend. */
     @ParameterizedTest
-    @EnumSource(value = Query.class, names = {"Q3", "Q5", "Q7", "Q8", "COUNTS", "SESSION", "TTL"})
+    @EnumSource(value = Query.class, names = {"Q3", "Q5", "Q7", "Q8", "COUNTS", "IJOIN", "SESSION", "TTL"})
     void onRocksDb_streamingResultsEqualABatchRecomputation(Query q) throws Exception {
         runAndCompare(q, "rocksdb");
     }
@@ -51,10 +51,11 @@ class FlinkQueriesSmokeTest {
     private void runAndCompare(Query q, String backend, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200", "--backend", backend));
         args.addAll(List.of(more));
-        BenchOptions o = BenchOptions.parse(args.toArray(String[]::new));
         long events = q == Query.TTL ? 250_000 : q == Query.SESSION ? 40_000 : 20_000;
         long eventRate = q == Query.TTL ? 100_000 : q == Query.SESSION ? 400 : 1_000;
-        Input input = new Input(q, events, o.parallelism, o.seed, eventRate);
+        args.addAll(List.of("--event-rate", Long.toString(eventRate)));
+        BenchOptions o = BenchOptions.parse(args.toArray(String[]::new));
+        Input input = new Input(q, events, o.parallelism, o.seed, o.eventRate);
         RESULTS.clear();
         FlinkEngine.environment(o, input, 0, dir, new Collect()).execute("smoke-" + q.id());
 

@@ -46,7 +46,7 @@ class FlinkSqlQueriesSmokeTest {
 
     /** The queries with keyed state, on Flink's EmbeddedRocksDBStateBackend. */
     @ParameterizedTest
-    @EnumSource(value = Query.class, names = {"Q4", "Q5", "Q7", "COUNTS", "SESSION", "TTL"})
+    @EnumSource(value = Query.class, names = {"Q4", "Q5", "Q7", "COUNTS", "IJOIN", "TJOIN", "SESSION", "TTL"})
     void onRocksDb_streamingResultsEqualABatchRecomputation(Query q) throws Exception {
         runAndCompare(q, "rocksdb");
     }
@@ -120,6 +120,10 @@ class FlinkSqlQueriesSmokeTest {
             case Q5 -> new Rows.AuctionCount(r.<Long>getFieldAs("auction"), r.<Long>getFieldAs("num"), windowEnd(r));
             case Q8 -> new Rows.NewUser(r.<Long>getFieldAs("id"), r.getFieldAs("name"), r.<Long>getFieldAs("auction"), millis(r, "window_start"));
             case COUNTS -> new Rows.KeyReached(r.<Long>getFieldAs("auction"), r.<Long>getFieldAs("num"));
+            case IJOIN -> new Rows.AuctionBid(r.<Long>getFieldAs("auction"), r.<Long>getFieldAs("bidder"), r.<Long>getFieldAs("price"),
+                    r.<Long>getFieldAs("dateTime"));
+            case TJOIN -> new Rows.BidTerms(r.<Long>getFieldAs("auction"), r.<Long>getFieldAs("bidder"), r.<Long>getFieldAs("price"),
+                    r.<Long>getFieldAs("reserve"), r.<Long>getFieldAs("category"), r.<Long>getFieldAs("dateTime"));
             case TTL -> new Rows.KeyReached(r.<Long>getFieldAs("key"), r.<Long>getFieldAs("num"));
             case SLIDING -> new Rows.SensorAverage(r.<Long>getFieldAs("key"), windowEnd(r), r.<Double>getFieldAs("average"));
             case SESSION -> new Rows.RunCycle(r.<Long>getFieldAs("key"), millis(r, "window_start"), millis(r, "window_end"),

@@ -51,7 +51,7 @@ public final class MillraceEngine implements Engine {
         if (q.isNexmark()) {
             NexmarkQueries.build(q, source(pipeline, input, ratePerSecond,
                     aligned(WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), options, "nexmark"), "nexmark"),
-                    options.bestOfWindow())
+                    options.bestOfWindow(), options.eventRate)
                     .sinkTo((Sink) results).name("results");
         } else {
             WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))

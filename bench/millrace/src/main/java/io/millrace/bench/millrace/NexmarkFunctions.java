@@ -3,6 +3,7 @@ package io.millrace.bench.millrace;
 import io.millrace.api.functions.CoProcessFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeyedProcessFunction;
+import io.millrace.api.functions.ProcessJoinFunction;
 import io.millrace.api.functions.RuntimeContext;
 import io.millrace.api.state.ListState;
 import io.millrace.api.state.ListStateDescriptor;
@@ -255,6 +256,18 @@ final class NexmarkFunctions {
                 pending.clear();
             } else {
                 pending.update(keep);
+            }
+        }
+    }
+
+    /** IJOIN: an auction (left) and a bid on it (right) within the interval; the bid if the auction was still open. */
+    static final class OpenAuctionBids extends ProcessJoinFunction<Auction, Bid, Rows.AuctionBid> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void processElement(Auction a, Bid b, Context ctx, Collector<Rows.AuctionBid> out) {
+            if (b.dateTime() < a.expires()) {
+                out.collect(new Rows.AuctionBid(a.id(), b.bidder(), b.price(), b.dateTime()));
             }
         }
     }

@@ -6,11 +6,18 @@ import io.millrace.api.functions.AggregateFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.PackedAccumulator;
 import io.millrace.api.functions.ProcessWindowFunction;
+import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowKind;
+import io.millrace.api.row.RowType;
+import io.millrace.api.table.TemporalJoin;
 import io.millrace.api.window.TimeWindow;
 import io.millrace.api.window.Windows;
 import io.millrace.bench.workload.Auction;
+import io.millrace.bench.workload.AuctionTerms;
 import io.millrace.bench.workload.Bid;
 import io.millrace.bench.workload.Event;
+import io.millrace.bench.workload.Nexmark;
 import io.millrace.bench.workload.Person;
 import io.millrace.bench.workload.Query;
 import io.millrace.bench.workload.Rows;
@@ -18,14 +25,21 @@ import java.time.Duration;
 
 /** Nexmark q0-q8 (and keyed counts over its bids) on Millrace's DataStream API, written as a user would. */
 final class NexmarkQueries {
+    /** TJOIN's versioned table: an auction's terms, primary key {@code auction}; valid from the record's timestamp. */
+    static final RowType TERMS = RowType.builder()
+            .field("auction", FieldType.BIGINT)
+            .field("reserve", FieldType.BIGINT)
+            .field("category", FieldType.BIGINT)
+            .build();
+
     private NexmarkQueries() {}
 
     /**
      * {@code best}: how q5 and q7 take the best of each window ({@code BenchOptions.bestOfWindow}): "all" (q7: one
      * window over all bids), "process" or "reduce" (after a window per auction, a keyed process function or a window
-     * reduce keyed by window end).
+     * reduce keyed by window end). {@code eventRate}: how fast event time advances (IJOIN's interval).
      */
-    static DataStream<?> build(Query q, DataStream<Event> events, String best) {
+    static DataStream<?> build(Query q, DataStream<Event> events, String best, long eventRate) {
         return switch (q) {
             case Q0 -> bids(events);
             case Q1 -> bids(events).map(b -> new Bid(b.auction(), b.bidder(), b.price() * 908 / 1000, b.channel(), b.url(), b.dateTime()));
@@ -55,6 +69,16 @@ final class NexmarkQueries {
                     .process(new NexmarkFunctions.NewUsers()).name("q8-join").uid("q8-join");
             case COUNTS -> bids(events).keyBy(Bid::auction)
                     .process(new NexmarkFunctions.BidCount()).name("counts").uid("counts");
+            // a bid comes at most the longest auction's length after its auction: the interval bounds the state,
+            // the function keeps the bids before the auction's own expiry
+            case IJOIN -> auctions(events).keyBy(Auction::id)
+                    .intervalJoin(bids(events).keyBy(Bid::auction))
+                    .between(Duration.ZERO, Duration.ofMillis(Nexmark.maxAuctionLength(eventRate)))
+                    .process(new NexmarkFunctions.OpenAuctionBids()).name("ijoin").uid("ijoin");
+            case TJOIN -> TemporalJoin.of(bids(events).keyBy(Bid::auction), terms(auctions(events)).keyBy(r -> r.getLong(0)))
+                    .inner((b, t) -> new Rows.BidTerms(b.auction(), b.bidder(), b.price(), t.getLong(1), t.getLong(2), b.dateTime()))
+                    .uid("tjoin")
+                    .filter(r -> r.price() >= r.reserve()).name("tjoin-reserve");
             default -> throw new IllegalArgumentException(q.id() + " is not a Nexmark query");
         };
     }
@@ -81,6 +105,21 @@ final class NexmarkQueries {
         return byWindow.window(Windows.tumbling(Duration.ofMillis(Query.Q7_SIZE)))
                 .reduce((a, b) -> Rows.beats(b.bid(), a.bid()) ? b : a).name("q7-highest").uid("q7-highest")
                 .map(Rows.WindowBid::bid).name("q7-bid").uid("q7-bid");
+    }
+
+    /**
+     * TJOIN's changelog of auction terms ({@link AuctionTerms}): an insert when an auction opens, an update of an older
+     * auction's row at the same moment; each change stamped with the auction's time.
+     */
+    static DataStream<Row> terms(DataStream<Auction> auctions) {
+        return auctions.flatMap((Auction a, io.millrace.api.functions.Collector<Row> out) -> {
+            AuctionTerms opening = AuctionTerms.opening(a);
+            out.collect(Row.ofKind(RowKind.INSERT, TERMS, opening.auction(), opening.reserve(), opening.category()));
+            AuctionTerms revision = AuctionTerms.revision(a);
+            if (revision != null) {
+                out.collect(Row.ofKind(RowKind.UPDATE_AFTER, TERMS, revision.auction(), revision.reserve(), revision.category()));
+            }
+        }).name("auction-terms");
     }
 
     static DataStream<Bid> bids(DataStream<Event> events) {

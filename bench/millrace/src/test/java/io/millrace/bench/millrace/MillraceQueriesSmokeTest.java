@@ -39,7 +39,7 @@ class MillraceQueriesSmokeTest {
 
     /** The queries with keyed state (joins, timers, windows, value state with and without TTL) on RocksDB. */
     @ParameterizedTest
-    @EnumSource(value = Query.class, names = {"Q3", "Q4", "Q5", "Q7", "Q8", "COUNTS", "SLIDING", "SESSION", "TTL"})
+    @EnumSource(value = Query.class, names = {"Q3", "Q4", "Q5", "Q7", "Q8", "COUNTS", "IJOIN", "TJOIN", "SLIDING", "SESSION", "TTL"})
     void onRocksDb_streamingResultsEqualABatchRecomputation(Query q) throws Exception {
         RocksDbConfig rocksDb = RocksDbConfig.defaults().withBaseDirectory(dir.resolve("rocksdb")).withManagedMemoryBytes(32L << 20);
         // windows fire slower on RocksDB (several reads and writes per record): fewer events, still many windows
@@ -72,16 +72,17 @@ class MillraceQueriesSmokeTest {
     }
 
     private void runAndCompare(Query q, long events, LocalExecutor executor, String... more) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200"));
-        args.addAll(List.of(more));
-        BenchOptions o = BenchOptions.parse(args.toArray(String[]::new));
         long eventRate = switch (q) {
             case TTL -> 100_000;
             case SESSION -> 400;
             case SLIDING -> 2_000;
             default -> 1_000;
         };
-        Input input = new Input(q, events, o.parallelism, o.seed, eventRate);
+        List<String> args = new ArrayList<>(List.of("--query", q.id(), "--parallelism", "2", "--checkpoint-interval-ms", "200",
+                "--event-rate", Long.toString(eventRate)));
+        args.addAll(List.of(more));
+        BenchOptions o = BenchOptions.parse(args.toArray(String[]::new));
+        Input input = new Input(q, events, o.parallelism, o.seed, o.eventRate);
         CollectSink<Object> sink = new CollectSink<>();
         Pipeline pipeline = MillraceEngine.build(o, input, 0, dir, sink);
         executor.submit(pipeline.plan(), "smoke-" + q.id()).await();

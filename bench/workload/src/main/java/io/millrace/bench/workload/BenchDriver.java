@@ -61,11 +61,15 @@ public final class BenchDriver {
         });
 
         double[] seconds = new double[options.runs];
+        long fewest = Long.MAX_VALUE;
+        long most = Long.MIN_VALUE;
         for (int r = 0; r < options.runs; r++) {
             long cpuBefore = processCpuNanos();
             Probe.RunFigures measured = runOnce(options, events, 0, false);
             long cpu = processCpuNanos() - cpuBefore;
             seconds[r] = measured.seconds();
+            fewest = Math.min(fewest, measured.results());
+            most = Math.max(most, measured.results());
             note("measured%s: %,d events, %,d results in %.3f s: %,.0f events/s; %s",
                     options.runs > 1 ? " " + (r + 1) + "/" + options.runs : "", events, measured.results(), measured.seconds(),
                     events / measured.seconds(), cpuBefore < 0 ? "process CPU unknown (this JVM does not tell)"
@@ -99,7 +103,8 @@ public final class BenchDriver {
                 p99 = String.format(java.util.Locale.ROOT, "%.3f", h.quantile(0.99) / 1000.0);
             }
         }
-        System.out.println(Report.result(engine.name(), options.queryLabel(), options.backend, events, median, eps, p99, Report.peakRssMb()));
+        System.out.println(Report.result(engine.name(), options.queryLabel(), options.backend, events, median, eps, p99, Report.peakRssMb(),
+                fewest == most ? Long.toString(most) : fewest + ".." + most));
         System.out.flush();
     }
 

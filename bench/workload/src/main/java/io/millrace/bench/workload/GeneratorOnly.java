@@ -23,7 +23,7 @@ public final class GeneratorOnly {
         }
         double median = BenchDriver.median(seconds);
         String input = o.query.isNexmark() ? "nexmark" : o.query.id();
-        System.out.println(Report.result("generator", input, o.backend, events, median, events / median, "-", Report.peakRssMb()));
+        System.out.println(Report.result("generator", input, o.backend, events, median, events / median, "-", Report.peakRssMb(), "-"));
         System.exit(0);
     }
 

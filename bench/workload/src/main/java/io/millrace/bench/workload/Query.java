@@ -18,6 +18,8 @@ public enum Query {
     Q7("highest bid per 10 s tumbling window", null, 1),
     Q8("new users: people who open an auction in the 10 s window they registered in", null, 0),
     COUNTS("keyed counts: bids per auction in value state; a result at every 10th bid of an auction", null, 0),
+    IJOIN("interval join: each bid with the auction it bids on, from the auction's opening to its expiry", null, 0),
+    TJOIN("temporal join: each bid with its auction's terms valid at the bid's time; bids at or above the reserve", null, 1),
     SLIDING("per-sensor 60 s sliding average every 5 s, 10,000 sensors, readings up to 2 s late", Telemetry.Shape.SENSORS, 1),
     SESSION("run cycles: session windows (gap 10 s) per machine", Telemetry.Shape.MACHINES, 1),
     TTL("keyed counts with a 5 s TTL over short-lived keys; a result when a key reaches 10 events", Telemetry.Shape.SHORT_LIVED_KEYS, 0);
@@ -39,6 +41,13 @@ public enum Query {
     /** Q3 keeps people of these states, auctions of this category. */
     public static final List<String> Q3_STATES = List.of("OR", "ID", "CA");
     public static final long Q3_CATEGORY = 10;
+    /**
+     * TJOIN: when auction {@code n} opens, auction {@code n - TJOIN_REVISION_LAG} revises its terms
+     * ({@link AuctionTerms#revision}). Bids go to the 100 newest auctions or the hot one, so a share of them meets a
+     * revised version. The opening and the revision of an auction are this many auctions apart in event time,
+     * about 830 events: at most --event-rate 800,000 they never fall into the same millisecond.
+     */
+    public static final long TJOIN_REVISION_LAG = 50;
 
     public final String description;
     /** Telemetry shape, or null for a Nexmark query. */
@@ -51,7 +60,7 @@ public enum Query {
         this.closingOffsetMs = closingOffsetMs;
     }
 
-    /** Name on the command line and in result lines: q0 ... q8, counts, sliding, session, ttl. */
+    /** Name on the command line and in result lines: q0 ... q8, counts, ijoin, tjoin, sliding, session, ttl. */
     public String id() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -33,6 +33,8 @@ public final class Recompute {
             case Q7 -> q7(records, out);
             case Q8 -> q8(records, out);
             case COUNTS -> counts(records, out);
+            case IJOIN -> ijoin(records, out);
+            case TJOIN -> tjoin(records, out);
             case SLIDING -> sliding(records, out);
             case SESSION -> sessions(records, out);
             case TTL -> ttl(records, out);
@@ -148,6 +150,45 @@ public final class Recompute {
                 if (p != null && p.dateTime() - Math.floorMod(p.dateTime(), Query.Q8_SIZE) == w) {
                     out.add(new Rows.NewUser(p.id(), p.name(), a.id(), w));
                 }
+            }
+        }
+    }
+
+    /** Every bid placed from its auction's opening (inclusive) to its expiry (exclusive). */
+    private static void ijoin(List<Object> records, List<Object> out) {
+        Map<Long, Auction> auctions = new HashMap<>();
+        for (Object r : records) {
+            if (r instanceof Auction a) {
+                auctions.put(a.id(), a);
+            }
+        }
+        for (Bid b : bids(records)) {
+            Auction a = auctions.get(b.auction());
+            if (a != null && a.dateTime() <= b.dateTime() && b.dateTime() < a.expires()) {
+                out.add(new Rows.AuctionBid(a.id(), b.bidder(), b.price(), b.dateTime()));
+            }
+        }
+    }
+
+    /** Every bid with the latest of its auction's terms valid at or before its time, if its price meets the reserve. */
+    private static void tjoin(List<Object> records, List<Object> out) {
+        Map<Long, TreeMap<Long, AuctionTerms>> versions = new HashMap<>();
+        for (Object r : records) {
+            if (r instanceof Auction a) {
+                AuctionTerms opening = AuctionTerms.opening(a);
+                versions.computeIfAbsent(opening.auction(), k -> new TreeMap<>()).put(opening.validFrom(), opening);
+                AuctionTerms revision = AuctionTerms.revision(a);
+                if (revision != null) {
+                    versions.computeIfAbsent(revision.auction(), k -> new TreeMap<>()).put(revision.validFrom(), revision);
+                }
+            }
+        }
+        for (Bid b : bids(records)) {
+            TreeMap<Long, AuctionTerms> v = versions.get(b.auction());
+            Map.Entry<Long, AuctionTerms> valid = v == null ? null : v.floorEntry(b.dateTime());
+            if (valid != null && b.price() >= valid.getValue().reserve()) {
+                AuctionTerms t = valid.getValue();
+                out.add(new Rows.BidTerms(b.auction(), b.bidder(), b.price(), t.reserve(), t.category(), b.dateTime()));
             }
         }
     }

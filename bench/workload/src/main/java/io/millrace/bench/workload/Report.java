@@ -9,10 +9,14 @@ import java.util.Locale;
 public final class Report {
     private Report() {}
 
+    /**
+     * The RESULT line. {@code results}: how many results the measured run counted at the sink ("-" for the
+     * generator), the same on every engine for a query and input (the script compares them, see {@code RATIO}).
+     */
     public static String result(String engine, String query, String backend, long events, double seconds, double eps,
-            String p99Ms, long peakRssMb) {
-        return String.format(Locale.ROOT, "RESULT engine=%s query=%s backend=%s events=%d seconds=%.3f eps=%.0f p99_ms=%s peak_rss_mb=%d",
-                engine, query, backend, events, seconds, eps, p99Ms, peakRssMb);
+            String p99Ms, long peakRssMb, String results) {
+        return String.format(Locale.ROOT, "RESULT engine=%s query=%s backend=%s events=%d seconds=%.3f eps=%.0f p99_ms=%s peak_rss_mb=%d results=%s",
+                engine, query, backend, events, seconds, eps, p99Ms, peakRssMb, results);
     }
 
     /**

@@ -24,6 +24,12 @@ public final class Rows {
     /** Q8. */
     public record NewUser(long person, String name, long auction, long windowStart) {}
 
+    /** IJOIN: a bid placed while its auction was open. */
+    public record AuctionBid(long auction, long bidder, long price, long dateTime) {}
+
+    /** TJOIN: a bid with the terms of its auction valid at the bid's time. */
+    public record BidTerms(long auction, long bidder, long price, long reserve, long category, long dateTime) {}
+
     /** Sliding telemetry. */
     public record SensorAverage(long sensor, long windowEnd, double average) {}
 

@@ -3,9 +3,14 @@ package io.millrace.bench.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class WorkloadPartsTest {
@@ -152,5 +157,45 @@ class WorkloadPartsTest {
         double[] given = {5.0, 1.0, 3.0};
         BenchDriver.median(given);
         assertThat(given).containsExactly(5.0, 1.0, 3.0);
+    }
+
+    /**
+     * The joins' inputs make both outcomes of each join condition frequent: bids after their auction's expiry (IJOIN
+     * leaves them out), and bids that meet a revised version of their auction's terms, on both sides of its reserve
+     * (TJOIN). A revision always comes after the opening it revises.
+     */
+    @Test
+    void joinInputsExerciseBothSidesOfEachJoinCondition() {
+        for (long rate : new long[] {1_000, 100_000}) {
+            Input input = new Input(Query.IJOIN, 40_000, 2, 42, rate);
+            long bids = 0;
+            Map<Long, Auction> auctions = new HashMap<>();
+            for (long s = 0; s < input.count(); s++) {
+                Object e = input.record(s);
+                if (e instanceof Bid) {
+                    bids++;
+                } else if (e instanceof Auction a) {
+                    auctions.put(a.id(), a);
+                }
+            }
+            for (Auction a : auctions.values()) {
+                AuctionTerms r = AuctionTerms.revision(a);
+                if (r != null) {
+                    assertThat(r.validFrom()).as("revision of %d", r.auction()).isGreaterThan(auctions.get(r.auction()).dateTime());
+                }
+            }
+            int open = Recompute.expected(Query.IJOIN, input).size();
+            assertThat((long) open).as("bids while open, rate %d", rate).isBetween(bids / 2, bids * 95 / 100);
+
+            List<String> met = Recompute.expected(Query.TJOIN, input);
+            assertThat((long) met.size()).as("bids at or above the reserve, rate %d", rate).isBetween(bids / 10, bids * 9 / 10);
+            Pattern row = Pattern.compile("BidTerms\\[auction=(\\d+), bidder=\\d+, price=\\d+, reserve=(\\d+), .*");
+            long revised = met.stream().filter(t -> {
+                Matcher m = row.matcher(t);
+                assertThat(m.matches()).as(t).isTrue();
+                return Long.parseLong(m.group(2)) != auctions.get(Long.parseLong(m.group(1))).reserve();
+            }).count();
+            assertThat(revised).as("results from revised terms, rate %d", rate).isBetween(met.size() / 20L, met.size() * 19L / 20);
+        }
     }
 }
