@@ -12,6 +12,7 @@ import io.millrace.api.state.BroadcastState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.TwoInputOperatorHarness;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,9 +24,9 @@ import org.junit.jupiter.api.Test;
  * The broadcast operators in the two-input harness, which checkpoints them and restores a fresh instance after every
  * input: broadcast state written by the broadcast side, read by the keyed side, kept across restores; writes from the
  * keyed side, null keys and unknown descriptors refused with messages that say why; keyed state visited from the
- * broadcast side; timers of the keyed side.
+ * broadcast side; timers of the keyed side. millrace-rocksdb runs it again with the keyed state in RocksDB.
  */
-class KeyedBroadcastProcessOperatorTest {
+public class KeyedBroadcastProcessOperatorTest {
     static final MapStateDescriptor<String, Integer> LIMITS = new MapStateDescriptor<>("limits");
     static final OutputTag<Rule> REJECTED = new OutputTag<>("rejected");
 
@@ -74,10 +75,15 @@ class KeyedBroadcastProcessOperatorTest {
         }
     }
 
-    private static TwoInputOperatorHarness<Reading, Rule, String> keyed(Supplier<KeyedBroadcastProcessFunction<String, Reading, Rule, String>> f)
+    /** The keyed state backend of the harnesses: the heap here; millrace-rocksdb overrides it. */
+    protected <H> HarnessSetup<H> onBackend(HarnessSetup<H> setup) {
+        return setup;
+    }
+
+    private TwoInputOperatorHarness<Reading, Rule, String> keyed(Supplier<KeyedBroadcastProcessFunction<String, Reading, Rule, String>> f)
             throws Exception {
-        return TwoInputOperatorHarness.of(() -> new KeyedBroadcastProcessOperator<>(f.get(), List.of(LIMITS)))
-                .name("alarms").keyedBy((Reading r) -> r.machine()).open();
+        return onBackend(TwoInputOperatorHarness.<Reading, Rule, String>of(() -> new KeyedBroadcastProcessOperator<>(f.get(), List.of(LIMITS)))
+                .name("alarms").keyedBy((Reading r) -> r.machine())).open();
     }
 
     @Test
