@@ -63,8 +63,9 @@ public abstract class KeyedBroadcastProcessFunction<K, IN1, IN2, OUT> implements
         /**
          * Calls {@code function} once for every key of this subtask that has a value in the keyed state of
          * {@code descriptor}, with that key as current key, so that the function may read, change or clear that
-         * key's keyed state. Keys are visited key group by key group; keys that get a value during the visit are
-         * not visited. Afterwards there is no current key again.
+         * key's keyed state (of this and other descriptors). Keys are visited key group by key group, each once; a key
+         * whose value expired (time-to-live) but is not yet removed may be visited and reads as absent. Afterwards
+         * there is no current key again.
          */
         <S extends State> void applyToKeyedState(StateDescriptor<S> descriptor, KeyedStateFunction<K, S> function) throws Exception;
     }
