@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Core's temporal and changelog joins under failures, restores from checkpoints and a resume at another
+ * Core's temporal and changelog joins under failures, restores from checkpoints and a resume at another parallelism, with
  * state in RocksDB and restored from RocksDB checkpoints.
  */
 class RocksDbTableJoinRecoveryIT extends TableJoinRecoveryIT {

@@ -20,10 +20,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads the partitions assigned to one source subtask with one consumer (manual assignment, no group membership).
- * Called on the subtask's thread only. {@link #addSplits} resolves each split's starting marker to an offset (a
- * network call, once); {@link #pollNext} does not block and emits every record the consumer returns, so the
- * consumer's position is always just after the last record emitted (or reported bad), which is what a snapshot
- * stores.
+ * Called on the subtask's thread only. {@link #addSplits} seeks each partition to its split's offset, or asks the
+ * consumer to resolve the split's marker (earliest, latest, committed) without waiting for it; {@link #pollNext} does
+ * not block and emits every record the consumer returns, so the consumer's position is always just after the last
+ * record emitted (or reported bad), which is what a snapshot stores. A partition whose marker the consumer has not
+ * resolved yet (its leader is not known yet, as just after the topic was created or a broker restarted) is
+ * snapshotted with the marker itself: nothing of it has been read, so a restore resolves it again.
  */
 final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit> {
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -109,7 +111,6 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
         }
         List<TopicPartition> unresolvedEnds = new ArrayList<>();
         for (Partition<T> p : added) {
-            p.split = p.split.at(consumer.position(p.tp));
             if (p.split.stopOffset() == KafkaPartitionSplit.LATEST) {
                 unresolvedEnds.add(p.tp);
             }
@@ -234,12 +235,24 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
 
     private void checkEnds() {
         for (Partition<T> p : partitions.values()) {
-            if (!p.done && p.split.bounded() && consumer.position(p.tp) >= p.split.stopOffset()) {
+            if (!p.done && p.split.bounded() && positionNow(p) >= p.split.stopOffset()) {
                 p.done = true;
                 unfinished--;
                 consumer.pause(List.of(p.tp));
                 output.releaseSplit(p.id);
             }
+        }
+    }
+
+    /**
+     * The consumer's position in {@code p}, or -1 while it is still resolving the split's starting marker (then it
+     * asks again in the background and the caller tries later). Does not wait.
+     */
+    private long positionNow(Partition<T> p) {
+        try {
+            return consumer.position(p.tp, Duration.ZERO);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return -1;
         }
     }
 
@@ -251,8 +264,12 @@ final class KafkaSourceReader<T> implements SourceReader<T, KafkaPartitionSplit>
     public List<KafkaPartitionSplit> snapshotState() {
         List<KafkaPartitionSplit> snapshot = new ArrayList<>(partitions.size());
         for (Partition<T> p : partitions.values()) {
-            long next = p.done ? p.split.stopOffset() : Math.min(consumer.position(p.tp), p.split.stopOffset());
-            snapshot.add(p.split.at(next));
+            if (p.done) {
+                snapshot.add(p.split.at(p.split.stopOffset()));
+            } else {
+                long position = positionNow(p);
+                snapshot.add(position < 0 ? p.split : p.split.at(Math.min(position, p.split.stopOffset())));
+            }
         }
         return snapshot;
     }

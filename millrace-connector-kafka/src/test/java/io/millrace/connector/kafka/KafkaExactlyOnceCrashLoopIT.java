@@ -96,7 +96,11 @@ class KafkaExactlyOnceCrashLoopIT {
         int runsEndedByTheirOwnError = 0;
         try {
             Process job = start(in, out, MICROS_PER_RECORD);
-            killAfter(job, 3000);
+            Process first = job;
+            // the first run commits some of the input (a checkpoint completed) before it is killed, however slow the machine
+            io.millrace.testing.Await.until("a first commit of the first run, see " + dir.resolve("job.log"), Duration.ofSeconds(90),
+                    () -> during.size() > 0 || !first.isAlive());
+            killAfter(job, 0);
             job = start(in, out, MICROS_PER_RECORD);
             assertThat(job.waitFor(2000, TimeUnit.MILLISECONDS)).as("the job still runs when the broker goes down").isFalse();
             broker().stop();

@@ -54,8 +54,13 @@ class KafkaPartitionDiscoveryIT {
         return p.executeAsync("discovery");
     }
 
-    private static void await(String what, CollectSink<String> sink, int size) {
-        until(what, () -> sink.size() >= size);
+    /** Waits until {@code sink} holds {@code size} records; a job that ended before (failed) is reported with its cause. */
+    private static void await(String what, JobHandle job, CollectSink<String> sink, int size) throws InterruptedException {
+        until(what, () -> sink.size() >= size || job.isDone());
+        if (sink.size() < size) {
+            job.await(); // throws the job's failure
+            throw new AssertionError(what + ": the job ended with " + sink.size() + " of " + size + " records");
+        }
         assertThat(sink.size()).as(what + ": no more than expected").isEqualTo(size);
     }
 
@@ -67,14 +72,14 @@ class KafkaPartitionDiscoveryIT {
         KafkaTestData.write(topic, 0, numbers(0, 50), i -> i);
         CollectSink<String> first = new CollectSink<>();
         JobHandle job = run(source().topics(topic).groupId(group).build(), first, null);
-        await("partition 0 read", first, 50);
+        await("partition 0 read", job, first, 50);
 
         try (Admin admin = broker().admin()) {
             admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(3))).all().get(30, TimeUnit.SECONDS);
         }
         KafkaTestData.write(topic, 1, numbers(100, 130), i -> i);
         KafkaTestData.write(topic, 2, numbers(200, 240), i -> i);
-        await("the added partitions read", first, 120);
+        await("the added partitions read", job, first, 120);
         assertThat(first.results()).containsExactlyInAnyOrderElementsOf(concat(numbers(0, 50), numbers(100, 130), numbers(200, 240)));
 
         try (Admin admin = broker().admin()) {
@@ -99,7 +104,7 @@ class KafkaPartitionDiscoveryIT {
         KafkaTestData.write(topic, 3, numbers(300, 305), i -> i);
         CollectSink<String> second = new CollectSink<>();
         JobHandle restored = run(source().topics(topic).groupId(group).build(), second, Path.of(savepoint));
-        await("the records written after the savepoint, also those of a partition added meanwhile", second, 25);
+        await("the records written after the savepoint, also those of a partition added meanwhile", restored, second, 25);
         restored.stopWithSavepoint().get(60, TimeUnit.SECONDS);
         restored.await();
         assertThat(second.results()).containsExactlyInAnyOrderElementsOf(concat(numbers(50, 60), numbers(240, 250), numbers(300, 305)));
@@ -124,11 +129,11 @@ class KafkaPartitionDiscoveryIT {
                 .build();
         // end::pattern[]
         JobHandle job = run(lines, sink, null);
-        await("the first topic read", sink, 30);
+        await("the first topic read", job, sink, 30);
 
         broker().createTopic(prefix + ".b", 1);
         KafkaTestData.write(prefix + ".b", 0, numbers(40, 55), i -> i);
-        await("the topic created later read", sink, 45);
+        await("the topic created later read", job, sink, 45);
         job.cancel();
         job.await();
         assertThat(sink.results()).containsExactlyInAnyOrderElementsOf(concat(numbers(0, 30), numbers(40, 55)));

@@ -1,42 +1,33 @@
 package io.millrace.runtime.join;
 
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
 import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.state.NamespacedState;
 import io.millrace.runtime.state.Triggerable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
+import java.util.Map;
 
 /**
- * One side of an interval join: the rows of the current key by event timestamp, in namespaced keyed state (the
- * namespace is the timestamp, the value the rows at that timestamp in arrival order), and an event-time cleanup
+ * One side of an interval join: the rows of the current key by event timestamp, in sorted map keyed state (the map
+ * key is the timestamp, the value the rows at that timestamp in arrival order; a probe reads only the timestamps in
+ * its interval, however many rows the side holds while the other side lags behind), and an event-time cleanup
  * timer per (key, timestamp) that removes them once no row of the other side can match them any more. Being keyed
  * state, the rows are snapshotted, restored at any parallelism and kept by either backend. Task thread only; the
  * operator sets the current key before every call.
  */
 final class BufferedSide<T> implements Triggerable<Long> {
-    private final NamespacedState<Long, ArrayList<T>> rows;
+    private final SortedMapState<Long, ArrayList<T>> rows;
     private final InternalTimerService<Long> cleanup;
     /** A row at {@code t} can still match while the watermark is below {@code t + keepFor}. */
     private final long keepFor;
     private final Matches<T> matches = new Matches<>();
 
     /** The rows of one side with timestamps in a range, as collected by {@link #collectBetween}; reused. */
-    static final class Matches<T> implements BiConsumer<Long, ArrayList<T>> {
+    static final class Matches<T> {
         final List<Long> timestamps = new ArrayList<>();
         final List<ArrayList<T>> rows = new ArrayList<>();
-        private long from;
-        private long to;
-
-        @Override
-        public void accept(Long timestamp, ArrayList<T> values) {
-            long t = timestamp;
-            if (t >= from && t <= to) {
-                timestamps.add(timestamp);
-                rows.add(values);
-            }
-        }
 
         int size() {
             return timestamps.size();
@@ -49,7 +40,7 @@ final class BufferedSide<T> implements Triggerable<Long> {
     }
 
     BufferedSide(KeyedStateBackend backend, String name, long keepFor) {
-        this.rows = backend.namespacedState("interval-join-" + name);
+        this.rows = backend.stateStore().getSortedMapState(new SortedMapStateDescriptor<>("interval-join-" + name, Long.class));
         this.cleanup = backend.timerService("interval-join-" + name + "-cleanup", this);
         this.keepFor = keepFor;
     }
@@ -83,9 +74,13 @@ final class BufferedSide<T> implements Triggerable<Long> {
      */
     Matches<T> collectBetween(long from, long to) {
         matches.clear();
-        matches.from = from;
-        matches.to = to;
-        rows.forEach(matches);
+        if (from > to) {
+            return matches;
+        }
+        for (Map.Entry<Long, ArrayList<T>> e : rows.range(from, to == Long.MAX_VALUE ? null : to + 1)) {
+            matches.timestamps.add(e.getKey());
+            matches.rows.add(e.getValue());
+        }
         return matches;
     }
 

@@ -43,6 +43,11 @@ public final class UserFunctions {
             }
 
             @Override
+            public io.millrace.api.time.Clock clock() {
+                return ctx.clock();
+            }
+
+            @Override
             public KeyedStateStore state() {
                 if (ctx.keyedStateBackend() == null) {
                     throw new IllegalStateException(

@@ -5,7 +5,7 @@ import io.millrace.api.time.Clock;
 import io.millrace.runtime.metrics.OperatorMetricGroup;
 import io.millrace.runtime.operator.OperatorContext;
 import io.millrace.runtime.state.KeyedStateBackend;
-import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 
 /** The operator context the local runtime gives each operator subtask. */
 record OperatorContextImpl(
@@ -21,11 +21,16 @@ record OperatorContextImpl(
         boolean checkpointingEnabled,
         long restoredCheckpointId,
         int restoredParallelism,
-        Executor mailbox)
+        OperatorMailbox mailbox)
         implements OperatorContext {
 
     @Override
     public KeySelector<Object, Object> keySelector(int input) {
         return input == 0 ? key0 : key1;
+    }
+
+    @Override
+    public void runMailsUntil(BooleanSupplier condition) throws Exception {
+        mailbox.runUntil(condition);
     }
 }

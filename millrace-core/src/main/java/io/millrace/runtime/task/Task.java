@@ -14,6 +14,7 @@ import io.millrace.runtime.state.KeyedStateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 
 /**
  * One subtask of a chain of operators, run by one thread. The thread owns every operator of the chain;
@@ -39,6 +40,9 @@ public abstract class Task implements Runnable {
     private final List<CheckpointListener> checkpointListeners = new ArrayList<>();
     private volatile long lastCompletedCheckpoint = -1;
     private final ConcurrentLinkedQueue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
+    /** The mailboxes of the chain's operators, in chain order; complete before the task runs. */
+    private final List<OperatorMailbox> operatorMailboxes = new ArrayList<>();
+    private volatile Thread thread;
     private final long bufferTimeoutNanos;
     private volatile State state = State.CREATED;
     private long lastProcessingTime = Long.MIN_VALUE;
@@ -62,6 +66,9 @@ public abstract class Task implements Runnable {
 
     void addMember(ChainMember member) {
         chain.add(member);
+        if (member.context() instanceof OperatorContextImpl ctx) {
+            ctx.mailbox().bind(member.operator());
+        }
         if (member.operator() instanceof CheckpointListener listener) {
             checkpointListeners.add(listener);
         }
@@ -111,9 +118,85 @@ public abstract class Task implements Runnable {
         signal.signal();
     }
 
+    /**
+     * A new mailbox for the next operator of the chain (in chain order, while the job is wired, before the task runs);
+     * see {@link OperatorMailbox}.
+     */
+    OperatorMailbox operatorMailbox() {
+        OperatorMailbox box = new OperatorMailbox(this, operatorMailboxes.size());
+        operatorMailboxes.add(box);
+        return box;
+    }
+
+    /** Wakes the task thread for a mail just queued in an operator's mailbox. */
+    final void mailQueued() {
+        signal.signal();
+    }
+
+    /**
+     * Runs the mails of {@code from}'s operator and of the operators after it in the chain, and {@code from}'s
+     * processing-time callback when the clock moves, until {@code done} holds; parks while there is nothing to run.
+     * Input is not read meanwhile, and mails of the task and of operators before {@code from} wait: they could call
+     * into an operator that is in the middle of a call. Throws {@link TaskCancelledException} when the job is
+     * cancelled; a failing mail fails the caller. Task thread only.
+     */
+    final void runMailsUntil(OperatorMailbox from, BooleanSupplier done) throws Exception {
+        if (Thread.currentThread() != thread) {
+            throw new IllegalStateException("task " + this + ": mails can only be waited for on the task's own thread, not on "
+                    + Thread.currentThread().getName());
+        }
+        long lastNow = Long.MIN_VALUE;
+        while (!done.getAsBoolean()) {
+            if (host.cancelled()) {
+                throw new TaskCancelledException();
+            }
+            if (runOneMail(from.position())) {
+                continue;
+            }
+            long now = clock.millis();
+            if (now != lastNow && from.operator() != null) {
+                lastNow = now;
+                from.operator().advanceProcessingTime(now);
+                continue;
+            }
+            long start = clock.nanoTime();
+            signal.prepareWait();
+            if (hasOperatorMail(from.position()) || host.cancelled()) {
+                signal.cancelWait();
+                continue;
+            }
+            signal.await(YIELD_PARK_NANOS);
+            idleNanos += clock.nanoTime() - start;
+        }
+    }
+
+    /** How long a task waiting for mails parks at most before it looks at the clock again. */
+    private static final long YIELD_PARK_NANOS = 1_000_000L;
+
+    private boolean runOneMail(int fromPosition) {
+        for (int i = fromPosition; i < operatorMailboxes.size(); i++) {
+            Runnable mail = operatorMailboxes.get(i).poll();
+            if (mail != null) {
+                mail.run();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasOperatorMail(int fromPosition) {
+        for (int i = fromPosition; i < operatorMailboxes.size(); i++) {
+            if (operatorMailboxes.get(i).hasMail()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public final void run() {
         signal.bind(Thread.currentThread());
+        thread = Thread.currentThread();
         state = State.RUNNING;
         try {
             for (StateRestore r : restores) {
@@ -145,11 +228,14 @@ public abstract class Task implements Runnable {
     /** Processes input until it ends or the job is cancelled. */
     protected abstract void runLoop() throws Exception;
 
-    /** Runs queued mails and, when the clock moved, processing-time callbacks. */
+    /** Runs queued mails (the task's, then each operator's in chain order) and, when the clock moved, processing-time callbacks. */
     protected final void runMailsAndTimers() throws Exception {
         Runnable mail;
         while ((mail = mailbox.poll()) != null) {
             mail.run();
+        }
+        while (runOneMail(0)) {
+            // until every operator mailbox is empty
         }
         long now = clock.millis();
         if (now != lastProcessingTime) {
@@ -161,7 +247,7 @@ public abstract class Task implements Runnable {
     }
 
     protected final boolean hasMail() {
-        return !mailbox.isEmpty();
+        return !mailbox.isEmpty() || hasOperatorMail(0);
     }
 
     /** Sends partial batches if the oldest has waited longer than the buffer timeout. */

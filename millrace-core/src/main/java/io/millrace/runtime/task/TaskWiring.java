@@ -311,7 +311,7 @@ public final class TaskWiring {
         int restoredParallelism = restorer == null ? -1 : restorer.parallelism(operatorId);
         Task task = tasks.get(plan.chainOf(n))[subtask];
         return new OperatorContextImpl(n.name(), subtask, p, maxP, clock, m, backend, k0, k1, checkpointing, restoredId, restoredParallelism,
-                task::post);
+                task.operatorMailbox());
     }
 
     private SourceReaderContext readerContext(io.millrace.runtime.operator.OperatorContext ctx, SourceTask task) {

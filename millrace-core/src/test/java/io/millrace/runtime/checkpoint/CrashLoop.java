@@ -24,9 +24,14 @@ public final class CrashLoop {
     }
 
     private Process start(long events, double rate, long slowMicros) throws Exception {
+        return start(dir, CrashLoopJob.class, backendArgs, Long.toString(events), Double.toString(rate), Long.toString(slowMicros));
+    }
+
+    /** Starts {@code main} in a child JVM with this test's class path: {@code main <dir> <args...> <backendArgs...>}, output to job.log. */
+    public static Process start(Path dir, Class<?> main, List<String> backendArgs, String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                CrashLoopJob.class.getName(), dir.toString(), Long.toString(events), Double.toString(rate), Long.toString(slowMicros)));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), main.getName(), dir.toString()));
+        command.addAll(List.of(args));
         command.addAll(backendArgs);
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -34,12 +39,16 @@ public final class CrashLoop {
                 .start();
     }
 
-    /** Kills the job {@code kills} times (or fewer if it finishes first, which fails), then checks its output. */
-    public void run(int kills, long seed, long events, double rate, long slowMicros) throws Exception {
+    /**
+     * Starts a job with {@code starter} and kills it with SIGKILL after 400 to 1,300 ms, {@code kills} times, then
+     * starts it once more and waits up to two minutes for that run to finish by itself. Fails if a run exits with an
+     * error, or if the job finished before it could be killed that often.
+     */
+    public static void killRepeatedly(Path dir, int kills, long seed, java.util.concurrent.Callable<Process> starter) throws Exception {
         Random random = new Random(seed);
         int killed = 0;
         while (killed < kills) {
-            Process job = start(events, rate, slowMicros);
+            Process job = starter.call();
             long lifetime = 400 + random.nextInt(900);
             if (job.waitFor(lifetime, TimeUnit.MILLISECONDS)) {
                 assertThat(job.exitValue()).as("job exited early with its own error, see %s", dir.resolve("job.log")).isZero();
@@ -49,10 +58,15 @@ public final class CrashLoop {
             job.waitFor(30, TimeUnit.SECONDS);
             killed++;
         }
-        Process last = start(events, rate, slowMicros);
+        Process last = starter.call();
         assertThat(last.waitFor(120, TimeUnit.SECONDS)).as("the last run finishes").isTrue();
         assertThat(last.exitValue()).as("exit code of the last run, see %s", dir.resolve("job.log")).isZero();
         assertThat(killed).as("kills before the job could finish").isEqualTo(kills);
+    }
+
+    /** Kills the job {@code kills} times (or fewer if it finishes first, which fails), then checks its output. */
+    public void run(int kills, long seed, long events, double rate, long slowMicros) throws Exception {
+        killRepeatedly(dir, kills, seed, () -> start(events, rate, slowMicros));
 
         ExactlyOnceRecoveryIT.assertRunningCountsExact(ExactlyOnceRecoveryIT.readLines(dir.resolve("counts")), events);
         List<String> windows = ExactlyOnceRecoveryIT.readLines(dir.resolve("windows"));

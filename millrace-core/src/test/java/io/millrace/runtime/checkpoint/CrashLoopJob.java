@@ -34,19 +34,24 @@ public final class CrashLoopJob {
         }
     }
 
+    /** Sets the state backend named by {@code args[from]}, if there, and the option=value pairs after it. */
+    public static PipelineConfig onBackend(PipelineConfig config, String[] args, int from) {
+        if (args.length > from) {
+            config.stateBackend(args[from]);
+        }
+        for (int i = from + 1; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            config.stateBackendOption(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
+        return config;
+    }
+
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         long events = Long.parseLong(args[1]);
         double rate = Double.parseDouble(args[2]);
         long slowMicros = Long.parseLong(args[3]);
-        PipelineConfig config = new PipelineConfig().parallelism(2);
-        if (args.length > 4) {
-            config.stateBackend(args[4]);
-        }
-        for (int i = 5; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            config.stateBackendOption(args[i].substring(0, eq), args[i].substring(eq + 1));
-        }
+        PipelineConfig config = onBackend(new PipelineConfig().parallelism(2), args, 4);
         config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(100));
         Pipeline p = Pipeline.create(config);
         var numbers = p.fromSource(
