@@ -13,12 +13,14 @@ import io.millrace.api.plan.Partitioning;
 import io.millrace.api.plan.Specs;
 import io.millrace.api.sink.PrintSink;
 import io.millrace.api.sink.Sink;
+import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.api.window.CountWindows;
 import io.millrace.api.window.GlobalWindow;
 import io.millrace.api.window.Window;
 import io.millrace.api.window.WindowAssigner;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -131,6 +133,19 @@ public class DataStream<T> {
     }
 
     /**
+     * Connects to a broadcast stream: every record of {@code broadcast} reaches every subtask of the operator, which
+     * keeps the broadcast states; process with a {@link io.millrace.api.functions.BroadcastProcessFunction}, or, after
+     * {@code keyBy}, a {@link io.millrace.api.functions.KeyedBroadcastProcessFunction}.
+     */
+    public <R> BroadcastConnectedStream<T, R> connect(BroadcastStream<R> broadcast) {
+        Objects.requireNonNull(broadcast, "broadcast");
+        if (broadcast.stream.pipeline != pipeline) {
+            throw new IllegalArgumentException("cannot connect streams of different pipelines");
+        }
+        return new BroadcastConnectedStream<>(this, broadcast);
+    }
+
+    /**
      * Starts a window join with {@code other}: {@code join(other).where(keyOfThis).equalTo(keyOfOther).window(assigner)
      * .apply(joinFunction)} pairs the rows of both streams with equal keys in the same window. See {@link WindowJoin}.
      */
@@ -145,6 +160,34 @@ public class DataStream<T> {
     /** Every record goes to every subtask of the next operator. */
     public DataStream<T> broadcast() {
         return new DataStream<>(pipeline, producers, Partitioning.BROADCAST, null);
+    }
+
+    /**
+     * Every record goes to every subtask of the operator this stream is connected to, which keeps the named broadcast
+     * states (maps, the same on every subtask, changed only by these records): for rules, thresholds or configuration
+     * that every subtask of a stream must see. Connect it with {@link #connect(BroadcastStream)}.
+     *
+     * @throws IllegalArgumentException when no descriptor is given, two have the same name or one has a time-to-live
+     */
+    public BroadcastStream<T> broadcast(MapStateDescriptor<?, ?>... descriptors) {
+        Objects.requireNonNull(descriptors, "descriptors");
+        if (descriptors.length == 0) {
+            throw new IllegalArgumentException("broadcast(descriptors): name at least one broadcast state (a MapStateDescriptor);"
+                    + " broadcast() without state sends records to every subtask of the next operator");
+        }
+        java.util.Set<String> names = new HashSet<>();
+        for (MapStateDescriptor<?, ?> d : descriptors) {
+            Objects.requireNonNull(d, "descriptor");
+            if (d.ttl().enabled()) {
+                throw new IllegalArgumentException("broadcast(descriptors): broadcast state '" + d.name() + "' has a time-to-live,"
+                        + " which broadcast state does not support (entries would expire at different times on each subtask);"
+                        + " remove entries from processBroadcastElement instead");
+            }
+            if (!names.add(d.name())) {
+                throw new IllegalArgumentException("broadcast(descriptors): two broadcast states are named '" + d.name() + "'");
+            }
+        }
+        return new BroadcastStream<>(broadcast(), List.of(descriptors));
     }
 
     /** Records are spread round robin over the subtasks of the next operator. */

@@ -257,6 +257,7 @@ public final class RocksDbKeyedStateBackend implements KeyedStateBackend {
      * Visits the stored (key, value) pairs of one state in one owned key group, a contiguous range of its
      * column family; for map and namespaced states the value is a (map key or namespace, value) entry.
      */
+    @Override
     public void forEachEntry(String stateName, int keyGroup, BiConsumer<Object, Object> action) {
         flushNamespaced(false);
         flushCache();

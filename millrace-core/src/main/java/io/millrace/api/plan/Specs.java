@@ -1,15 +1,19 @@
 package io.millrace.api.plan;
 
+import io.millrace.api.functions.BroadcastProcessFunction;
 import io.millrace.api.functions.CoProcessFunction;
 import io.millrace.api.functions.FilterFunction;
 import io.millrace.api.functions.FlatMapFunction;
+import io.millrace.api.functions.KeyedBroadcastProcessFunction;
 import io.millrace.api.functions.KeyedProcessFunction;
 import io.millrace.api.functions.MapFunction;
 import io.millrace.api.functions.ProcessFunction;
 import io.millrace.api.sink.Sink;
 import io.millrace.api.source.BadRecordPolicy;
 import io.millrace.api.source.Source;
+import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.time.WatermarkStrategy;
+import java.util.List;
 
 /** The specs of the basic operators. Window specs live beside the window API. */
 public final class Specs {
@@ -68,6 +72,29 @@ public final class Specs {
         @Override
         public String defaultName() {
             return "coProcess";
+        }
+    }
+
+    /** A non-keyed stream (input 0) with a broadcast stream (input 1) and the broadcast states they share. */
+    public record BroadcastProcessSpec<A, B, O>(BroadcastProcessFunction<A, B, O> function, List<MapStateDescriptor<?, ?>> descriptors)
+            implements OperatorSpec {
+        @Override
+        public String defaultName() {
+            return "broadcastProcess";
+        }
+    }
+
+    /** A keyed stream (input 0) with a broadcast stream (input 1) and the broadcast states they share. */
+    public record KeyedBroadcastProcessSpec<K, A, B, O>(KeyedBroadcastProcessFunction<K, A, B, O> function,
+            List<MapStateDescriptor<?, ?>> descriptors) implements OperatorSpec {
+        @Override
+        public String defaultName() {
+            return "keyedBroadcastProcess";
+        }
+
+        @Override
+        public boolean keyed() {
+            return true;
         }
     }
 

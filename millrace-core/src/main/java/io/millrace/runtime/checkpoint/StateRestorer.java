@@ -16,7 +16,7 @@ import java.util.TreeSet;
 /**
  * Restores operators from a completed checkpoint, at any parallelism: keyed state by key group (each new
  * subtask reads the key groups of its range from whichever old subtask wrote them), operator-state items
- * spread round robin over the new subtasks.
+ * spread round robin over the new subtasks, broadcast state given whole to each.
  */
 public final class StateRestorer {
     private final CheckpointMetadata metadata;
@@ -119,7 +119,11 @@ public final class StateRestorer {
         }
     }
 
-    /** This subtask's share of the operator's items: item {@code j} of all old subtasks goes to {@code j % parallelism}. */
+    /**
+     * This subtask's share of the operator's items: item {@code j} of all old subtasks goes to {@code j % parallelism};
+     * broadcast-state items ({@link VersionedBytes#BROADCAST_STATE}), the same on every old subtask, go to every
+     * subtask, those of the first old subtask that stored any.
+     */
     public List<Serializable> operatorItems(String operatorId, int subtask, int parallelism) throws IOException {
         CheckpointMetadata.OperatorSnapshot op = metadata.operators().get(operatorId);
         List<Serializable> mine = new ArrayList<>();
@@ -127,15 +131,23 @@ public final class StateRestorer {
             return mine;
         }
         int j = 0;
+        boolean broadcastTaken = false;
         for (CheckpointMetadata.SubtaskSnapshot s : op.subtasks()) {
             if (s.operatorState() == null) {
                 continue;
             }
+            boolean broadcastHere = false;
             for (Serializable item : readItems(s.operatorState())) {
-                if (j++ % parallelism == subtask) {
+                if (item instanceof VersionedBytes v && v.kind() == VersionedBytes.BROADCAST_STATE) {
+                    if (!broadcastTaken) {
+                        mine.add(item);
+                        broadcastHere = true;
+                    }
+                } else if (j++ % parallelism == subtask) {
                     mine.add(item);
                 }
             }
+            broadcastTaken |= broadcastHere;
         }
         return mine;
     }

@@ -59,6 +59,15 @@ public interface KeyedStateBackend extends AutoCloseable {
     /** Fires due processing-time timers and sweeps some expired TTL entries. */
     void advanceProcessingTime(long now) throws Exception;
 
+    /**
+     * Visits the stored (key, value) pairs of the state named {@code stateName} (created before, by its descriptor) in
+     * one owned key group; for map and namespaced states each value is a (map key or namespace, value) entry, so a key
+     * may come more than once. Does not change the current key. Task thread. The default cannot list its entries.
+     */
+    default void forEachEntry(String stateName, int keyGroup, java.util.function.BiConsumer<Object, Object> action) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list the keys of its state '" + stateName + "'");
+    }
+
     /** Number of live (key, state) entries over all states; for tests and metrics. */
     long entryCount();
 

@@ -336,7 +336,8 @@ public final class HeapKeyedStateBackend implements KeyedStateBackend {
     }
 
     /** Visits the stored (key, value) pairs of one state in one owned key group. */
-    void forEachEntry(String stateName, int keyGroup, BiConsumer<Object, Object> action) {
+    @Override
+    public void forEachEntry(String stateName, int keyGroup, BiConsumer<Object, Object> action) {
         Registered r = states.get(stateName);
         if (r == null) {
             throw new IllegalArgumentException("no state named '" + stateName + "'");
