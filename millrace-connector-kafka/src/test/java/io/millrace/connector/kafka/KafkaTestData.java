@@ -23,8 +23,30 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 final class KafkaTestData {
     private KafkaTestData() {}
 
+    /** The broker of {@link #withOwnBroker} while one runs, else the shared one. */
+    private static volatile KafkaTestBroker own;
+
     static KafkaTestBroker broker() {
-        return KafkaTestBroker.shared();
+        KafkaTestBroker b = own;
+        return b != null ? b : KafkaTestBroker.shared();
+    }
+
+    /** Something to run that may throw. */
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code body} with {@link #broker()} answering a broker started for it alone, closed afterwards: for tests
+     * that stop or kill the broker, so that the shared one is never bounced under the tests after them.
+     */
+    static void withOwnBroker(Body body) throws Exception {
+        try (KafkaTestBroker b = KafkaTestBroker.started()) {
+            own = b;
+            body.run();
+        } finally {
+            own = null;
+        }
     }
 
     /** A topic name no other test uses. */

@@ -13,11 +13,11 @@ import io.millrace.api.time.TimeDomain;
 import io.millrace.api.time.TimerService;
 import io.millrace.operator.KeyedTwoInput;
 import io.millrace.operator.OperatorContext;
-import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.operator.Output;
 import io.millrace.operator.UserFunctionException;
+import io.millrace.runtime.operator.InternalOperatorContext;
 import io.millrace.runtime.operator.UserFunctions;
-import io.millrace.runtime.state.InternalTimerService;
+import io.millrace.runtime.operator.VoidTimerService;
 import io.millrace.runtime.state.KeyGroupRange;
 import io.millrace.runtime.state.KeyGroups;
 import io.millrace.runtime.state.KeyedStateBackend;
@@ -57,7 +57,7 @@ public final class KeyedBroadcastProcessOperator<K, A, B, OUT> extends Broadcast
             throw new IllegalStateException("operator '" + context.operatorName()
                     + "' runs a KeyedBroadcastProcessFunction and needs a keyed first input (keyBy before connect)");
         }
-        keyedContext.timers = new Timers(backend.timerService("user-timers", this));
+        keyedContext.timers = new VoidTimerService(backend.timerService("user-timers", this));
         UserFunctions.open(function, context);
     }
 
@@ -244,45 +244,6 @@ public final class KeyedBroadcastProcessOperator<K, A, B, OUT> extends Broadcast
         @Override
         public <S extends State> void applyToKeyedState(StateDescriptor<S> descriptor, KeyedStateFunction<K, S> visit) throws Exception {
             KeyedBroadcastProcessOperator.this.applyToKeyedState(descriptor, visit);
-        }
-    }
-
-    /** The user's timers of the current key: internal timers in the VOID namespace. */
-    private static final class Timers implements TimerService {
-        private final InternalTimerService<VoidNamespace> timers;
-
-        Timers(InternalTimerService<VoidNamespace> timers) {
-            this.timers = timers;
-        }
-
-        @Override
-        public long currentProcessingTime() {
-            return timers.currentProcessingTime();
-        }
-
-        @Override
-        public long currentWatermark() {
-            return timers.currentWatermark();
-        }
-
-        @Override
-        public void registerEventTimeTimer(long time) {
-            timers.registerEventTimeTimer(VoidNamespace.INSTANCE, time);
-        }
-
-        @Override
-        public void registerProcessingTimeTimer(long time) {
-            timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, time);
-        }
-
-        @Override
-        public void deleteEventTimeTimer(long time) {
-            timers.deleteEventTimeTimer(VoidNamespace.INSTANCE, time);
-        }
-
-        @Override
-        public void deleteProcessingTimeTimer(long time) {
-            timers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, time);
         }
     }
 }

@@ -5,10 +5,10 @@ import io.millrace.runtime.state.InternalTimerService;
 import io.millrace.runtime.state.serde.VoidNamespace;
 
 /** The user-facing {@link TimerService} of a process function: internal timers in the VOID namespace. */
-final class VoidTimerService implements TimerService {
+public final class VoidTimerService implements TimerService {
     private final InternalTimerService<VoidNamespace> timers;
 
-    VoidTimerService(InternalTimerService<VoidNamespace> timers) {
+    public VoidTimerService(InternalTimerService<VoidNamespace> timers) {
         this.timers = timers;
     }
 

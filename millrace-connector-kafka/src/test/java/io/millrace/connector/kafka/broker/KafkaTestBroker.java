@@ -32,6 +32,17 @@ public final class KafkaTestBroker implements AutoCloseable {
         return shared;
     }
 
+    /**
+     * A broker of its own, started, for a test that stops or kills its broker: the shared one then stays healthy for
+     * the tests after it (a broker restarted after SIGKILL answers with retriable errors for a while). The caller
+     * closes it.
+     */
+    public static KafkaTestBroker started() {
+        KafkaTestBroker broker = new KafkaTestBroker(LocalKafkaBroker.inTemporaryDirectory());
+        broker.start();
+        return broker;
+    }
+
     /** {@code host:port} for {@code bootstrap.servers}. */
     public String bootstrapServers() {
         return broker.bootstrapServers();
