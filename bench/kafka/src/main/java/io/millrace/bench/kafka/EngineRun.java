@@ -80,7 +80,11 @@ final class EngineRun {
             boolean correct = consumeOnly || check.correct();
             line.append(String.format(Locale.ROOT, " seconds=%.2f eps=%.0f correct=%s", seconds, eps, correct));
             if (!consumeOnly) {
-                line.append(" first_output_s=").append(String.format(Locale.ROOT, "%.2f", (firstOutput - started) / 1000.0));
+                line.append(String.format(Locale.ROOT, " first_output_s=%.2f", (firstOutput - started) / 1000.0));
+                if (part == Part.PASSTHROUGH && end > firstOutput) {
+                    // the rate once running: from the first committed output (the end of the first checkpoint or commit)
+                    line.append(String.format(Locale.ROOT, " running_eps=%.0f", suite.records / ((end - firstOutput) / 1000.0)));
+                }
                 if (!correct) {
                     line.append(" matched=").append(check.matched).append("/").append(check.expected).append(" wrong=").append(check.wrong);
                     KafkaSuite.log(engine + " " + part.id() + ": output not as expected: " + check.matched + " of " + check.expected
@@ -159,10 +163,14 @@ final class EngineRun {
                 }
                 Thread.sleep(10);
             }
-            long warmUntil = System.nanoTime() + 5_000_000_000L;
-            boolean[] output = new boolean[1];
-            PacedLoad load = new PacedLoad(suite.broker.bootstrapServers(), in, KafkaSuite.PARTITIONS, rate, suite.latencySeconds,
-                    () -> output[0] && System.nanoTime() >= warmUntil);
+            // untimed until the engine has caught up with what was sent while it started: at least 5 s, and the latest
+            // output at most 2.5 s behind its input (at most 60 s in all)
+            long warmFrom = System.nanoTime();
+            java.util.concurrent.atomic.AtomicLong lastLatency = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+            PacedLoad load = new PacedLoad(suite.broker.bootstrapServers(), in, KafkaSuite.PARTITIONS, rate, suite.latencySeconds, () -> {
+                long warm = System.nanoTime() - warmFrom;
+                return warm >= 60_000_000_000L || warm >= 5_000_000_000L && lastLatency.get() < 2_500_000_000L;
+            });
             Thread producer = new Thread(load, "paced-load");
             producer.start();
             long timedSeen = 0;
@@ -177,7 +185,6 @@ final class EngineRun {
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
                     long now = System.nanoTime();
-                    output[0] = true;
                     long from = load.timedFrom;
                     long until = load.timedUntil;
                     long t;
@@ -191,6 +198,9 @@ final class EngineRun {
                             windowResults.merge(ws, 1, Integer::sum);
                         }
                     }
+                    if (t > 0) {
+                        lastLatency.set(now - t);
+                    }
                     if (t >= from && t < until) {
                         if (n == lat.length) {
                             lat = Arrays.copyOf(lat, n * 2);
@@ -202,7 +212,7 @@ final class EngineRun {
                 if (load.done) {
                     if (finish == Long.MAX_VALUE) {
                         producer.join();
-                        finish = System.currentTimeMillis() + 30_000;
+                        finish = System.currentTimeMillis() + 60_000;
                     }
                     if (complete(load, timedSeen, windowResults) || System.currentTimeMillis() > finish) {
                         break;

@@ -11,18 +11,21 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Suppressed;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The Kafka suite's job on Kafka Streams: {@code exactly_once_v2}, {@code commit.interval.ms=1000}, one stream
  * thread per unit of parallelism. Pass-through is {@code stream(input).to(output)}; the count is
- * {@code groupByKey().windowedBy(10 s, no grace).emitStrategy(onWindowClose()).count()}, so each window is written
- * once, when stream time passes its end (the other engines' event-time windows fire when the watermark does). The
- * window store is backed by its changelog topic, as Kafka Streams' fault tolerance requires. Runs until killed.
+ * {@code groupByKey().windowedBy(10 s, no grace).count().suppress(untilWindowCloses(unbounded()))}, so each window
+ * is written once, when stream time passes its end (the other engines' event-time windows fire when the watermark
+ * does). {@code emitStrategy(onWindowClose())} would do the same with less buffering, but it looks for closed
+ * windows at most once a second of wall-clock time and only when a record arrives, so the last windows of a topic
+ * whose input has ended are never written. The window store and the suppression buffer are backed by changelog
+ * topics, as Kafka Streams' fault tolerance requires. Runs until killed.
  */
 public final class KafkaStreamsJob {
     private KafkaStreamsJob() {}
@@ -46,8 +49,8 @@ public final class KafkaStreamsJob {
             builder.stream(job.input, Consumed.with(Serdes.String(), Serdes.ByteArray()))
                     .groupByKey()
                     .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(KafkaJob.WINDOW_MS)))
-                    .emitStrategy(EmitStrategy.onWindowClose())
                     .count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("counts"))
+                    .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
                     .toStream()
                     .map((w, count) -> KeyValue.pair(w.key(), KafkaJob.countValue(w.window().start(), count)))
                     .to(job.output, Produced.with(Serdes.String(), Serdes.ByteArray()));
