@@ -15,12 +15,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * with its committable, which goes into the checkpoint. A checkpoint with no record since the last one prepares
  * nothing. Called on the sink subtask's thread only.
  *
- * <p>While records flow, the producer of the next transaction is created and registered ({@code initTransactions},
- * which waits for the transaction coordinator) on a thread of its own as soon as a barrier has prepared the current
- * one, so that the subtask's thread does not wait for it at the first record after the barrier. It is the producer
- * the first record would otherwise have made: the same transactional id, and no transaction of it is open before
- * that record, so recovery finds nothing of it to abort. A barrier without records since the last one drops it
- * when the id it was made for is no longer the next.
+ * <p>When a transaction begins, the producer of the one after it (numbered one higher: the next checkpoint's) is
+ * created and registered ({@code initTransactions}, which waits for the transaction coordinator) on a thread of its
+ * own, so that the subtask's thread does not wait for that at the first record after the barrier. It is the producer
+ * that record would otherwise have made: the same transactional id, and no transaction of it is open before that
+ * record, so recovery finds nothing of it to abort. When the id turns out not to be the next one (a barrier without
+ * records since the last, a checkpoint number skipped), it is closed and the record makes its own.
  */
 final class TransactionalKafkaWriter<T> implements CommittingSinkWriter<T, KafkaCommittable> {
     private final Map<String, Object> properties;
@@ -57,6 +57,7 @@ final class TransactionalKafkaWriter<T> implements CommittingSinkWriter<T, Kafka
         if (current == null) {
             current = producerFor(ids.of(subtask, next));
             current.producer.beginTransaction();
+            registerAhead(ids.of(subtask, next + 1));
         }
         current.producer.send(record, failures);
     }
@@ -82,16 +83,20 @@ final class TransactionalKafkaWriter<T> implements CommittingSinkWriter<T, Kafka
         KafkaCommittable c = current.prepared();
         prepared.put(c.transactionalId(), current);
         current = null;
-        if (checkpointId != Long.MAX_VALUE && upcoming == null) {
-            String id = ids.of(subtask, next);
-            upcomingId = id;
-            upcoming = CompletableFuture.supplyAsync(() -> TransactionalProducer.initialized(properties, id), task -> {
-                Thread t = new Thread(task, "kafka-sink-" + id);
-                t.setDaemon(true);
-                t.start();
-            });
-        }
         return List.of(c);
+    }
+
+    /** Starts registering the producer of transaction {@code id} on a thread of its own. */
+    private void registerAhead(String id) {
+        if (upcoming != null) {
+            dropUpcoming();
+        }
+        upcomingId = id;
+        upcoming = CompletableFuture.supplyAsync(() -> TransactionalProducer.initialized(properties, id), task -> {
+            Thread t = new Thread(task, "kafka-sink-" + id);
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     /** The registered producer of transaction {@code id}: the one made ahead if it was made for {@code id}. */
