@@ -36,10 +36,13 @@ import org.apache.kafka.common.Uuid;
  */
 public final class LocalKafkaBroker implements AutoCloseable {
     public static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** The broker JVM's options unless given: small and quick to start, for tests and the demo. */
+    public static final List<String> QUICK_START_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final Path dir;
     private final String classPath;
     private final boolean deleteOnClose;
+    private final List<String> jvmOptions;
     private final int port;
     private final int controllerPort;
     private Process process;
@@ -49,13 +52,14 @@ public final class LocalKafkaBroker implements AutoCloseable {
      * {@link #close} leaves the directory in place.
      */
     public LocalKafkaBroker(Path dir, String classPath) {
-        this(dir, classPath, false);
+        this(dir, classPath, false, QUICK_START_OPTIONS);
     }
 
-    private LocalKafkaBroker(Path dir, String classPath, boolean deleteOnClose) {
+    private LocalKafkaBroker(Path dir, String classPath, boolean deleteOnClose, List<String> jvmOptions) {
         this.dir = dir;
         this.classPath = classPath;
         this.deleteOnClose = deleteOnClose;
+        this.jvmOptions = List.copyOf(jvmOptions);
         try {
             Files.createDirectories(dir);
             this.port = freePort();
@@ -72,8 +76,17 @@ public final class LocalKafkaBroker implements AutoCloseable {
      * the directory.
      */
     public static LocalKafkaBroker inTemporaryDirectory() {
+        return inTemporaryDirectory(QUICK_START_OPTIONS);
+    }
+
+    /**
+     * A broker in a new temporary directory, run from this JVM's class path with the given JVM options (heap, GC,
+     * compiler: {@link #QUICK_START_OPTIONS} for a quick start, a full JIT and a larger heap for a benchmark); not
+     * started yet. {@link #close} deletes the directory.
+     */
+    public static LocalKafkaBroker inTemporaryDirectory(List<String> jvmOptions) {
         try {
-            return new LocalKafkaBroker(Files.createTempDirectory("millrace-kafka-broker"), System.getProperty("java.class.path"), true);
+            return new LocalKafkaBroker(Files.createTempDirectory("millrace-kafka-broker"), System.getProperty("java.class.path"), true, jvmOptions);
         } catch (IOException e) {
             throw new UncheckedIOException("could not create a directory for a local Kafka broker", e);
         }
@@ -207,8 +220,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     private Process java(List<String> mainAndArgs, String logName) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classPath));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath));
         command.addAll(mainAndArgs);
         return new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(logName).toFile())).start();
