@@ -2,8 +2,14 @@ package io.millrace.sql.connector;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.ServiceLoader;
 
-/** The connectors tables can name, by their {@code connector} option. */
+/**
+ * The connectors tables can name, by their {@code connector} option: the built-in ones and those that connector modules
+ * on the class path register as a {@link java.util.ServiceLoader} service of {@link TableConnector}
+ * ({@code META-INF/services/io.millrace.sql.connector.TableConnector}). A registered connector cannot replace a
+ * built-in one or another registered one of the same name.
+ */
 public final class Connectors {
     private static final Map<String, TableConnector> BUILT_IN = new LinkedHashMap<>();
 
@@ -11,6 +17,13 @@ public final class Connectors {
         for (TableConnector c : new TableConnector[] {new DatagenConnector(), new PrintConnector(), new BlackholeConnector(),
                 new FilesystemConnector(), new FactorySimulatorConnector()}) {
             BUILT_IN.put(c.name(), c);
+        }
+        for (TableConnector c : ServiceLoader.load(TableConnector.class, Connectors.class.getClassLoader())) {
+            TableConnector before = BUILT_IN.putIfAbsent(c.name(), c);
+            if (before != null && before.getClass() != c.getClass()) {
+                throw new IllegalStateException("two table connectors are named '" + c.name() + "': "
+                        + before.getClass().getName() + " and " + c.getClass().getName());
+            }
         }
     }
 
