@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The operator SPI ({@code io.millrace.operator}) stands apart from the runtime: it is written in terms of the public
  * API and the JDK only, so that SQL, CEP and UDF operators built on it never see the runtime's internals. The join
- * operators prove it: they use the SPI, the API and the JDK and nothing else.
+ * operators and the operators that run process functions prove it: they use the SPI, the API and the JDK and nothing
+ * else.
  */
 class OperatorSpiTest {
     private static final AllowedDependencies SPI_API_JDK = AllowedDependencies.only("io.millrace.operator..", "io.millrace.api..", "java..");
@@ -40,6 +41,14 @@ class OperatorSpiTest {
 
         assertThat(violations).as("join operators that depend on something other than io.millrace.operator, io.millrace.api and java")
                 .isEmpty();
+    }
+
+    @Test
+    void processFunctionOperators_dependOnlyOnTheSpiTheApiAndTheJdk() {
+        SortedSet<String> violations = SPI_API_JDK.violations(core, "io.millrace.runtime.process");
+
+        assertThat(violations).as("the operators of process functions (keyed and two-input, behind the temporal and changelog joins)"
+                + " that depend on something other than io.millrace.operator, io.millrace.api and java").isEmpty();
     }
 
     @Test

@@ -11,7 +11,7 @@ import io.millrace.api.source.CollectionSource;
 import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.api.time.WatermarkStrategy;
-import io.millrace.runtime.operator.KeyedProcessOperator;
+import io.millrace.runtime.process.KeyedProcessOperator;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.millrace.api.state.ValueState;
 import io.millrace.api.state.ValueStateDescriptor;
 import io.millrace.operator.AbstractStreamOperator;
 import io.millrace.operator.OneInputOperator;
-import io.millrace.runtime.operator.KeyedProcessOperator;
+import io.millrace.runtime.process.KeyedProcessOperator;
 import java.io.Serializable;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.millrace.api.row.RowType;
 import io.millrace.api.sink.CollectSink;
 import io.millrace.api.time.WatermarkStrategy;
 import io.millrace.api.window.Windows;
-import io.millrace.runtime.operator.KeyedProcessOperator;
+import io.millrace.runtime.process.KeyedProcessOperator;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.time.Duration;
 import java.util.ArrayList;

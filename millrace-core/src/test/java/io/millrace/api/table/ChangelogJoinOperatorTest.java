@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowKind;
-import io.millrace.runtime.operator.CoProcessOperator;
+import io.millrace.runtime.process.CoProcessOperator;
 import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.TwoInputOperatorHarness;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import io.millrace.api.PipelineConfig;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowKind;
 import io.millrace.api.sink.CollectSink;
-import io.millrace.runtime.operator.KeyedProcessOperator;
+import io.millrace.runtime.process.KeyedProcessOperator;
 import io.millrace.testing.OneInputOperatorHarness;
 import java.util.ArrayList;
 import java.util.List;

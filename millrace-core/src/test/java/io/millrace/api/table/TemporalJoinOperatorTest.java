@@ -7,7 +7,7 @@ import io.millrace.api.row.FieldType;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowKind;
 import io.millrace.api.row.RowType;
-import io.millrace.runtime.operator.CoProcessOperator;
+import io.millrace.runtime.process.CoProcessOperator;
 import io.millrace.testing.Emitted;
 import io.millrace.testing.HarnessSetup;
 import io.millrace.testing.TwoInputOperatorHarness;

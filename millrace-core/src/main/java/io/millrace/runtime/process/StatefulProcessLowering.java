@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.runtime.process;
 
 import io.millrace.api.plan.OperatorSpec;
 import io.millrace.api.plan.Specs;

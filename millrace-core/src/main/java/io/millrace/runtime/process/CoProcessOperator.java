@@ -1,9 +1,10 @@
-package io.millrace.runtime.operator;
+package io.millrace.runtime.process;
 
 import io.millrace.api.OutputTag;
 import io.millrace.api.functions.CoProcessFunction;
 import io.millrace.api.functions.Collector;
 import io.millrace.api.functions.KeySelector;
+import io.millrace.api.time.TimeDomain;
 import io.millrace.api.time.TimerService;
 import io.millrace.operator.AbstractStreamOperator;
 import io.millrace.operator.KeyedTwoInput;
@@ -11,20 +12,21 @@ import io.millrace.operator.OperatorContext;
 import io.millrace.operator.Output;
 import io.millrace.operator.TwoInputOperator;
 import io.millrace.operator.UserFunctionException;
-import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.state.serde.VoidNamespace;
+import io.millrace.operator.TimerCallback;
 
 /**
  * Runs a {@link CoProcessFunction}. Keyed when the context has a key selector for input 0: each record
- * then sets its key on the backend, and the two inputs share keyed state and timers. An input without a
+ * then makes its key current, and the two inputs share keyed state and timers (the timer service
+ * {@value KeyedProcessOperator#TIMERS}). Built on the operator SPI alone. An input without a
  * selector (a broadcast input of a keyed operator) runs with no current key, so state and timers refuse
  * access during its records. Non-keyed, there are no timers. Task thread only.
  */
 public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<OUT>
-        implements TwoInputOperator<A, B, OUT>, KeyedTwoInput<A, B>, Triggerable<VoidNamespace> {
+        implements TwoInputOperator<A, B, OUT>, KeyedTwoInput<A, B>, TimerCallback {
     private final CoProcessFunction<A, B, OUT> function;
-    private KeyedStateBackend backend;
+    /** Whether the inputs are keyed (input 0 has a key selector); set in open. */
+    private boolean keyed;
+    private boolean opened;
     private KeySelector<Object, Object> keySelector1;
     private KeySelector<Object, Object> keySelector2;
     private TimerService timerService;
@@ -41,21 +43,22 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
         super.open(context, output);
         keySelector1 = context.keySelector(0);
         if (keySelector1 != null) {
-            backend = InternalOperatorContext.backendOf(context);
-            if (backend == null) {
-                throw new IllegalStateException("operator '" + context.operatorName() + "' has keyed inputs but no keyed state backend");
+            if (!context.keyed()) {
+                throw new IllegalStateException("operator '" + context.operatorName() + "' has keyed inputs but no keyed state");
             }
+            keyed = true;
             keySelector2 = context.keySelector(1);
-            timerService = new VoidTimerService(backend.timerService("user-timers", this));
+            timerService = context.timerService(KeyedProcessOperator.TIMERS, this);
         }
-        UserFunctions.open(function, context);
+        function.open(context.runtimeContext());
+        opened = true;
     }
 
     @Override
     public void processRecord1(A value, long timestamp) throws Exception {
         try {
-            if (backend != null) {
-                backend.setCurrentKey(keySelector1.getKey(value));
+            if (keyed) {
+                context.setCurrentKey(keySelector1.getKey(value));
             }
             prepare(timestamp);
             function.processElement1(value, callContext, collector);
@@ -67,8 +70,8 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
     @Override
     public void processRecord2(B value, long timestamp) throws Exception {
         try {
-            if (backend != null) {
-                backend.setCurrentKey(keySelector2 == null ? null : keySelector2.getKey(value));
+            if (keyed) {
+                context.setCurrentKey(keySelector2 == null ? null : keySelector2.getKey(value));
             }
             prepare(timestamp);
             function.processElement2(value, callContext, collector);
@@ -80,12 +83,12 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
     /** As {@link #processRecord1}, with the key and key group the hash exchange computed. */
     @Override
     public void processKeyedRecord1(Object key, int keyGroup, A value, long timestamp) throws Exception {
-        if (backend == null) {
+        if (!keyed) {
             processRecord1(value, timestamp);
             return;
         }
         try {
-            backend.setCurrentKey(key, keyGroup);
+            context.setCurrentKey(key, keyGroup);
             prepare(timestamp);
             function.processElement1(value, callContext, collector);
         } catch (Exception | LinkageError e) {
@@ -96,12 +99,12 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
     /** As {@link #processRecord2}, with the key and key group the hash exchange computed. */
     @Override
     public void processKeyedRecord2(Object key, int keyGroup, B value, long timestamp) throws Exception {
-        if (backend == null || keySelector2 == null) {
+        if (!keyed || keySelector2 == null) {
             processRecord2(value, timestamp);
             return;
         }
         try {
-            backend.setCurrentKey(key, keyGroup);
+            context.setCurrentKey(key, keyGroup);
             prepare(timestamp);
             function.processElement2(value, callContext, collector);
         } catch (Exception | LinkageError e) {
@@ -111,8 +114,8 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
 
     @Override
     public void processWatermark(long watermark) throws Exception {
-        if (backend != null) {
-            backend.advanceWatermark(watermark);
+        if (keyed) {
+            context.fireEventTimeTimers(watermark);
         }
         super.processWatermark(watermark);
     }
@@ -123,26 +126,21 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
      */
     @Override
     public long watermarkToAct() {
-        if (backend != null) {
-            return backend.nextEventTimerTime();
+        if (!opened) {
+            return Long.MIN_VALUE;
         }
-        return context == null ? Long.MIN_VALUE : Long.MAX_VALUE;
+        return keyed ? context.nextEventTimeTimer() : Long.MAX_VALUE;
     }
 
     @Override
     public void advanceProcessingTime(long now) throws Exception {
-        if (backend != null) {
-            backend.advanceProcessingTime(now);
+        if (keyed) {
+            context.fireProcessingTimeTimers(now);
         }
     }
 
     @Override
-    public void onEventTime(long timestamp, VoidNamespace namespace) {
-        fire(timestamp);
-    }
-
-    @Override
-    public void onProcessingTime(long timestamp, VoidNamespace namespace) {
+    public void onTimer(long timestamp, TimeDomain domain) {
         fire(timestamp);
     }
 
@@ -151,7 +149,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
     public void close() throws Exception {
         if (!closed) {
             closed = true;
-            UserFunctions.close(function);
+            function.close();
         }
     }
 
@@ -165,7 +163,7 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
         try {
             function.onTimer(timestamp, callContext, collector);
         } catch (Exception | LinkageError e) {
-            throw UserFunctionException.of(context, "timer " + timestamp + " of key " + backend.currentKey(), e);
+            throw UserFunctionException.of(context, "timer " + timestamp + " of key " + context.currentKey(), e);
         }
     }
 
@@ -180,16 +178,16 @@ public final class CoProcessOperator<A, B, OUT> extends AbstractStreamOperator<O
 
         @Override
         public Object currentKey() {
-            return backend == null ? null : backend.currentKey();
+            return keyed ? context.currentKey() : null;
         }
 
         @Override
         public TimerService timerService() {
-            if (backend == null) {
+            if (!keyed) {
                 throw new IllegalStateException("operator '" + context.operatorName()
                         + "': timers need keyed connected streams (keyBy on both inputs)");
             }
-            if (backend.currentKey() == null) {
+            if (context.currentKey() == null) {
                 throw new IllegalStateException("operator '" + context.operatorName()
                         + "': timers are not available while processing a record of the broadcast (non-keyed) input");
             }

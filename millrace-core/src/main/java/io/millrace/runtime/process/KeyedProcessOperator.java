@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.runtime.process;
 
 import io.millrace.api.OutputTag;
 import io.millrace.api.functions.Collector;
@@ -12,19 +12,20 @@ import io.millrace.operator.OneInputOperator;
 import io.millrace.operator.OperatorContext;
 import io.millrace.operator.Output;
 import io.millrace.operator.UserFunctionException;
-import io.millrace.runtime.state.KeyedStateBackend;
-import io.millrace.runtime.state.Triggerable;
-import io.millrace.runtime.state.serde.VoidNamespace;
+import io.millrace.operator.TimerCallback;
 
 /**
- * Runs a {@link KeyedProcessFunction}: sets each record's key on the keyed state backend, then calls
- * the function with a reused context and collector (no allocation per record). Timers fire with their
- * key current and their timestamp on the emitted records. Task thread only.
+ * Runs a {@link KeyedProcessFunction}: makes each record's key current, then calls the function with a reused
+ * context and collector (no allocation per record). Timers fire with their key current and their timestamp on the
+ * emitted records. Built on the operator SPI alone (state, keys and the timer service {@value #TIMERS} through
+ * {@link OperatorContext}). Task thread only.
  */
 public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperator<OUT>
-        implements KeyedInput<IN>, OneInputOperator<IN, OUT>, Triggerable<VoidNamespace> {
+        implements KeyedInput<IN>, OneInputOperator<IN, OUT>, TimerCallback {
+    /** The name of the function's timers in the keyed snapshot. */
+    static final String TIMERS = "user-timers";
     private final KeyedProcessFunction<K, IN, OUT> function;
-    private KeyedStateBackend backend;
+    private boolean opened;
     private KeySelector<Object, Object> keySelector;
     private final CallContext callContext = new CallContext();
     private final TimestampedCollector collector = new TimestampedCollector();
@@ -37,13 +38,13 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
     @Override
     public void open(OperatorContext context, Output<OUT> output) throws Exception {
         super.open(context, output);
-        backend = InternalOperatorContext.backendOf(context);
         keySelector = context.keySelector(0);
-        if (backend == null || keySelector == null) {
+        if (!context.keyed() || keySelector == null) {
             throw new IllegalStateException("operator '" + context.operatorName() + "' runs a KeyedProcessFunction and needs a keyed input");
         }
-        callContext.timerService = new VoidTimerService(backend.timerService("user-timers", this));
-        UserFunctions.open(function, context);
+        callContext.timerService = context.timerService(TIMERS, this);
+        function.open(context.runtimeContext());
+        opened = true;
     }
 
     @Override
@@ -54,13 +55,21 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
         } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
-        processKeyedRecord(key, io.millrace.runtime.state.KeyGroups.keyGroupFor(key, context.maxParallelism()), value, timestamp);
+        try {
+            context.setCurrentKey(key);
+            callContext.timestamp = timestamp;
+            callContext.timeDomain = null;
+            collector.timestamp = timestamp;
+            function.processElement(value, callContext, collector);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
     }
 
     @Override
     public void processKeyedRecord(Object key, int keyGroup, IN value, long timestamp) throws Exception {
         try {
-            backend.setCurrentKey(key, keyGroup);
+            context.setCurrentKey(key, keyGroup);
             callContext.timestamp = timestamp;
             callContext.timeDomain = null;
             collector.timestamp = timestamp;
@@ -72,29 +81,24 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
 
     @Override
     public void processWatermark(long watermark) throws Exception {
-        backend.advanceWatermark(watermark);
+        context.fireEventTimeTimers(watermark);
         super.processWatermark(watermark);
     }
 
     /** The earliest event-time timer: a lower watermark is only noted and passed on (before opening: every one). */
     @Override
     public long watermarkToAct() {
-        return backend == null ? Long.MIN_VALUE : backend.nextEventTimerTime();
+        return opened ? context.nextEventTimeTimer() : Long.MIN_VALUE;
     }
 
     @Override
     public void advanceProcessingTime(long now) throws Exception {
-        backend.advanceProcessingTime(now);
+        context.fireProcessingTimeTimers(now);
     }
 
     @Override
-    public void onEventTime(long timestamp, VoidNamespace namespace) {
-        fire(timestamp, TimeDomain.EVENT_TIME);
-    }
-
-    @Override
-    public void onProcessingTime(long timestamp, VoidNamespace namespace) {
-        fire(timestamp, TimeDomain.PROCESSING_TIME);
+    public void onTimer(long timestamp, TimeDomain domain) {
+        fire(timestamp, domain);
     }
 
     /** Closes the function once, however often it is called. */
@@ -102,7 +106,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
     public void close() throws Exception {
         if (!closed) {
             closed = true;
-            UserFunctions.close(function);
+            function.close();
         }
     }
 
@@ -113,7 +117,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
         try {
             function.onTimer(timestamp, callContext, collector);
         } catch (Exception | LinkageError e) {
-            throw UserFunctionException.of(context, "timer " + timestamp + " of key " + backend.currentKey(), e);
+            throw UserFunctionException.of(context, "timer " + timestamp + " of key " + context.currentKey(), e);
         }
     }
 
@@ -131,7 +135,7 @@ public final class KeyedProcessOperator<K, IN, OUT> extends AbstractStreamOperat
         @Override
         @SuppressWarnings("unchecked")
         public K currentKey() {
-            return (K) backend.currentKey();
+            return (K) context.currentKey();
         }
 
         @Override

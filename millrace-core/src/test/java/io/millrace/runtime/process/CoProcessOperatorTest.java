@@ -1,4 +1,4 @@
-package io.millrace.runtime.operator;
+package io.millrace.runtime.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
