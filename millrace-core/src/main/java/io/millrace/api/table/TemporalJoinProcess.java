@@ -11,35 +11,21 @@ import io.millrace.api.state.MapState;
 import io.millrace.api.state.MapStateDescriptor;
 import io.millrace.api.state.SortedMapState;
 import io.millrace.api.state.SortedMapStateDescriptor;
-import io.millrace.api.state.ValueState;
-import io.millrace.api.state.ValueStateDescriptor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The keyed two-input function behind {@link TemporalJoin}: input 1 the probe rows, input 2 the table's changelog.
- * Per key it keeps the changes in a sorted map by timestamp and the waiting probe rows in a sorted map with one entry
- * per row, keyed by {@link #waitingKey (timestamp, arrival number)}, so that adding a row writes that row alone (a
- * key's rows at one timestamp are never read back and rewritten as a list, which on RocksDB would cost a quadratic
- * number of row encodings for a busy key); and one event-time timer per timestamp of either. The timer at {@code t}
- * joins the rows at {@code t} in arrival order and removes the versions before the one valid at {@code t}. Task
- * thread only; the runtime sets the key before every call.
+ * Per key it keeps the waiting probe rows by timestamp and the changes in a sorted map by timestamp, and one
+ * event-time timer per timestamp of either. The timer at {@code t} joins the rows at {@code t} and removes the versions before the one
+ * valid at {@code t}. Task thread only; the runtime sets the key before every call.
  */
 final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
     private final JoinFunction<T, Row, R> function;
     private final boolean outer;
     private final OutputTag<Object> lateProbes;
-    /** Waiting probe rows by {@link #waitingKey}. */
-    private transient SortedMapState<String, T> waiting;
-    /**
-     * The arrival number of the key's next probe row and the number of its rows waiting; cleared when none waits, so
-     * that the numbers restart at 0 (unique among the waiting rows, which is all the key needs) and an idle key keeps
-     * nothing but its version.
-     */
-    private transient ValueState<long[]> arrivals;
-    /** Waiting probe rows as a list per timestamp, the layout of savepoints of earlier versions: drained, never added to. */
-    private transient MapState<Long, ArrayList<T>> waitingLists;
+    private transient MapState<Long, ArrayList<T>> waiting;
     private transient SortedMapState<Long, Row> versions;
 
     TemporalJoinProcess(JoinFunction<T, Row, R> function, boolean outer, OutputTag<Object> lateProbes) {
@@ -50,9 +36,7 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
 
     @Override
     public void open(RuntimeContext context) {
-        waiting = context.state().getSortedMapState(new SortedMapStateDescriptor<>("temporal-join-waiting", String.class));
-        arrivals = context.state().getState(new ValueStateDescriptor<>("temporal-join-arrivals"));
-        waitingLists = context.state().getMapState(new MapStateDescriptor<>("temporal-join-probes"));
+        waiting = context.state().getMapState(new MapStateDescriptor<>("temporal-join-probes"));
         versions = context.state().getSortedMapState(new SortedMapStateDescriptor<>("temporal-join-versions", Long.class));
     }
 
@@ -63,10 +47,12 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
             ctx.output(lateProbes, row);
             return;
         }
-        long[] a = arrivals.value();
-        long n = a == null ? 0 : a[0];
-        arrivals.update(new long[] {n + 1, a == null ? 1 : a[1] + 1}); // a new array: a snapshot may hold the old one
-        waiting.put(waitingKey(t, n), row);
+        ArrayList<T> rows = waiting.get(t);
+        if (rows == null) {
+            rows = new ArrayList<>(2);
+        }
+        rows.add(row);
+        waiting.put(t, rows);
         ctx.timerService().registerEventTimeTimer(t);
     }
 
@@ -95,29 +81,13 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
         }
         Map.Entry<Long, Row> latest = passed.isEmpty() ? null : passed.get(passed.size() - 1);
         Row valid = latest != null && latest.getValue().kind().isAddition() ? latest.getValue().withKind(RowKind.INSERT) : null;
-        List<T> rows = new ArrayList<>();
-        ArrayList<T> listed = waitingLists.get(t);
-        if (listed != null) {
-            waitingLists.remove(t);
-            rows.addAll(listed);
-        }
-        int joined = 0;
-        for (Map.Entry<String, T> e : waiting.range(waitingKey(t, 0), t == Long.MAX_VALUE ? null : waitingKey(t + 1, 0))) {
-            waiting.remove(e.getKey());
-            rows.add(e.getValue());
-            joined++;
-        }
-        if (joined > 0) {
-            long[] a = arrivals.value();
-            if (a == null || a[1] <= joined) {
-                arrivals.clear();
-            } else {
-                arrivals.update(new long[] {a[0], a[1] - joined});
-            }
-        }
-        if (valid != null || outer) {
-            for (T row : rows) {
-                out.collect(function.join(row, valid));
+        ArrayList<T> rows = waiting.get(t);
+        if (rows != null) {
+            waiting.remove(t);
+            if (valid != null || outer) {
+                for (T row : rows) {
+                    out.collect(function.join(row, valid));
+                }
             }
         }
         long latestTime = latest == null ? Long.MIN_VALUE : latest.getKey();
@@ -134,26 +104,6 @@ final class TemporalJoinProcess<K, T, R> extends CoProcessFunction<T, Row, R> {
             }
         }
     }
-
-    /**
-     * The key of a waiting probe row: its timestamp with the sign bit flipped, then its arrival number, each as 16 hex
-     * digits, so that the keys' order (of their characters) is the order of (timestamp, arrival).
-     */
-    static String waitingKey(long timestamp, long arrival) {
-        char[] c = new char[32];
-        hex(timestamp ^ Long.MIN_VALUE, c, 0);
-        hex(arrival, c, 16);
-        return new String(c);
-    }
-
-    private static void hex(long v, char[] into, int at) {
-        for (int i = 15; i >= 0; i--) {
-            into[at + i] = HEX[(int) (v & 0xF)];
-            v >>>= 4;
-        }
-    }
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private static long timestampOf(Object value, Context ctx, String what) {
         long t = ctx.timestamp();

@@ -140,65 +140,6 @@ public class TemporalJoinOperatorTest {
         }
     }
 
-    @Test
-    void rowsAtOneTimestamp_joinInArrivalOrder_andLeaveNoWaitingRowBehind() throws Exception {
-        try (var h = harness(false)) {
-            h.processElement2(config(RowKind.INSERT, "m1", 7), 10);
-            for (int i = 0; i < 40; i++) {
-                h.processElement1(new Reading("m1", "a" + i), 50);
-                h.processElement1(new Reading("m1", "b" + i), 60);
-            }
-            h.processWatermark(100);
-
-            List<String> out = h.extractOutputValues();
-            List<String> expected = new ArrayList<>();
-            for (int i = 0; i < 40; i++) {
-                expected.add("a" + i + "=+I7");
-            }
-            for (int i = 0; i < 40; i++) {
-                expected.add("b" + i + "=+I7");
-            }
-            assertThat(out).containsExactlyElementsOf(expected);
-            h.keyedBackend().setCurrentKey("m1");
-            assertThat(h.keyedBackend().stateStore()
-                    .getSortedMapState(new SortedMapStateDescriptor<>("temporal-join-waiting", String.class)).isEmpty())
-                    .as("every waiting row removed once joined").isTrue();
-            assertThat(h.keyedBackend().entryCount()).as("of the key only its version is left").isEqualTo(1);
-        }
-    }
-
-    @Test
-    void waitingRowsInTheListLayout_ofEarlierSavepoints_areJoinedToo() throws Exception {
-        try (var h = harness(false)) {
-            h.processElement2(config(RowKind.INSERT, "m1", 7), 10);
-            h.processElement1(new Reading("m1", "new"), 50);   // registers the timer at 50, as the old layout had
-            h.keyedBackend().setCurrentKey("m1");
-            io.millrace.api.state.MapState<Long, ArrayList<Reading>> lists = h.keyedBackend().stateStore()
-                    .getMapState(new io.millrace.api.state.MapStateDescriptor<>("temporal-join-probes"));
-            lists.put(50L, new ArrayList<>(List.of(new Reading("m1", "old1"), new Reading("m1", "old2"))));
-            h.processWatermark(100);
-
-            assertThat(h.extractOutputValues()).containsExactly("old1=+I7", "old2=+I7", "new=+I7");
-            assertThat(h.keyedBackend().entryCount()).as("the drained list removed, with the rest of the key's rows").isEqualTo(1);
-        }
-    }
-
-    @Test
-    void waitingKeys_sortAsTimestampThenArrival_overTheWholeRangeOfLongs() {
-        long[] times = {Long.MIN_VALUE, -5_000_000_000_000L, -1, 0, 1, 1_733_000_000_000L, Long.MAX_VALUE - 1, Long.MAX_VALUE};
-        long[] arrivals = {0, 1, 15, 16, 255, Long.MAX_VALUE};
-        List<String> keys = new ArrayList<>();
-        for (long t : times) {
-            for (long a : arrivals) {
-                keys.add(TemporalJoinProcess.waitingKey(t, a));
-            }
-        }
-        List<String> sorted = new ArrayList<>(keys);
-        sorted.sort(io.millrace.api.state.SortedMapStateDescriptor.class.cast(
-                new SortedMapStateDescriptor<String, Object>("k", String.class)).keyOrder());
-        assertThat(sorted).as("the sorted map's key order is the order of (timestamp, arrival)").containsExactlyElementsOf(keys);
-    }
-
     /** The timestamps of the versions kept for {@code machine}, in order. */
     static List<Long> versionTimes(TwoInputOperatorHarness<Reading, Row, String> h, String machine) {
         h.keyedBackend().setCurrentKey(machine);
