@@ -39,6 +39,11 @@ public final class CsvRowFormat implements RowFormat {
 
     private CsvRowFormat(RowType type, CsvSyntax syntax, String nullLiteral, boolean strictColumnCount) {
         this.type = Objects.requireNonNull(type, "type");
+        for (int i = 0; i < type.size(); i++) {
+            if (type.type(i) == FieldType.DATE || type.type(i) == FieldType.TIME) {
+                throw new IllegalArgumentException("CSV format: field '" + type.name(i) + "' is " + type.type(i) + ", which has no CSV form yet");
+            }
+        }
         this.syntax = syntax;
         this.nullLiteral = nullLiteral;
         this.strictColumnCount = strictColumnCount;

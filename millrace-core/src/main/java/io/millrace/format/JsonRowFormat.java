@@ -13,6 +13,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
@@ -25,6 +27,7 @@ import java.util.Objects;
  * the field otherwise. {@code BOOLEAN} takes {@code true}/{@code false}; {@code INT} and {@code BIGINT} take
  * integral numbers in their range; {@code FLOAT} and {@code DOUBLE} take any number; {@code STRING} takes a string;
  * {@code TIMESTAMP} takes milliseconds since the epoch or an ISO-8601 instant ({@code "2026-12-03T10:15:30.250Z"}).
+ * {@code DATE} and {@code TIME} are ISO-8601 strings both ways ({@code "2026-12-03"}, {@code "10:15:30.250"}).
  * Anything else is a {@link FormatException} naming the field, what was expected and what was found.
  *
  * <p><b>Writing.</b> Every field in order; nulls as {@code null}; timestamps as milliseconds since the epoch.
@@ -71,6 +74,8 @@ public final class JsonRowFormat implements RowFormat {
                     case FLOAT -> g.writeNumber(row.getFloat(i));
                     case DOUBLE -> g.writeNumber(row.getDouble(i));
                     case STRING -> g.writeString(row.getString(i));
+                    case DATE -> g.writeString(LocalDate.ofEpochDay(row.getDate(i)).toString());
+                    case TIME -> g.writeString(LocalTime.ofNanoOfDay(row.getTime(i) * 1_000_000L).toString());
                     default -> throw new FormatException("field '" + type.name(i) + "': no JSON form for " + type.type(i));
                 }
             }
@@ -172,6 +177,20 @@ public final class JsonRowFormat implements RowFormat {
                     throw mismatch(i, "a string", p, t);
                 }
                 row.setString(i, p.getText());
+            }
+            case DATE, TIME -> {
+                if (t != JsonToken.VALUE_STRING) {
+                    throw mismatch(i, ft == FieldType.DATE ? "a date string yyyy-MM-dd" : "a time string HH:mm[:ss[.SSS]]", p, t);
+                }
+                try {
+                    if (ft == FieldType.DATE) {
+                        row.setDate(i, (int) LocalDate.parse(p.getText()).toEpochDay());
+                    } else {
+                        row.setTime(i, (int) (LocalTime.parse(p.getText()).toNanoOfDay() / 1_000_000L));
+                    }
+                } catch (DateTimeParseException e) {
+                    throw mismatch(i, ft == FieldType.DATE ? "a date string yyyy-MM-dd" : "a time string HH:mm[:ss[.SSS]]", p, t);
+                }
             }
             default -> throw new FormatException("field '" + type.name(i) + "': no JSON form for " + ft);
         }

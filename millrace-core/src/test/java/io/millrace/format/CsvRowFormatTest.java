@@ -155,4 +155,11 @@ class CsvRowFormatTest {
     private static String text(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
     }
+
+    @Test
+    void datesAndTimes_areRefusedUpFront_namingTheField() {
+        RowType type = RowType.builder().field("machine", FieldType.STRING).field("day", FieldType.DATE).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CsvRowFormat.of(type))
+                .hasMessageContaining("CSV format: field 'day' is DATE, which has no CSV form yet");
+    }
 }

@@ -69,6 +69,25 @@ class JsonRowFormatTest {
         assertThatThrownBy(() -> FORMAT.encode(Row.of(other, 1))).hasMessageContaining("cannot write a row of");
     }
 
+    @Test
+    void datesAndTimes_areIsoStringsBothWays_andBadOnesNameTheField() {
+        RowType type = RowType.builder().field("day", FieldType.DATE).nullableField("at", FieldType.TIME).build();
+        JsonRowFormat json = JsonRowFormat.of(type);
+        Row row = json.decode("{\"day\":\"2026-03-01\",\"at\":\"06:02:03.250\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(row.getDate(0)).isEqualTo((int) java.time.LocalDate.of(2026, 3, 1).toEpochDay());
+        assertThat(row.getTime(1)).isEqualTo(((6 * 60 + 2) * 60 + 3) * 1000 + 250);
+        assertThat(new String(json.encode(row), StandardCharsets.UTF_8)).isEqualTo("{\"day\":\"2026-03-01\",\"at\":\"06:02:03.250\"}");
+        Random random = new Random(11);
+        for (int k = 0; k < 500; k++) {
+            Row r = Row.of(type, random.nextInt(200_000) - 100_000, random.nextBoolean() ? null : random.nextInt(86_400_000));
+            assertThat(json.decode(json.encode(r))).isEqualTo(r);
+        }
+        assertThatThrownBy(() -> json.decode("{\"day\":\"01.03.2026\"}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("field 'day' (DATE) expects a date string yyyy-MM-dd");
+        assertThatThrownBy(() -> json.decode("{\"day\":\"2026-03-01\",\"at\":61}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("field 'at' (TIME) expects a time string HH:mm[:ss[.SSS]]");
+    }
+
     private static Row decode(String json) {
         return FORMAT.decode(json.getBytes(StandardCharsets.UTF_8));
     }

@@ -97,7 +97,7 @@ public final class KafkaUpserts {
     private static Object placeholder(FieldType type) {
         return switch (type) {
             case BOOLEAN -> Boolean.FALSE;
-            case INT -> 0;
+            case INT, DATE, TIME -> 0;
             case BIGINT, TIMESTAMP -> 0L;
             case FLOAT -> 0f;
             case DOUBLE -> 0d;

@@ -24,7 +24,11 @@ public enum FieldType {
      * An instant with millisecond precision (SQL's {@code TIMESTAMP_LTZ(3)}): milliseconds since 1970-01-01T00:00Z as
      * a {@code long}, the same unit as event timestamps; {@link Row#getTimestamp} (or {@link Row#getLong}).
      */
-    TIMESTAMP(Long.class, true, 6);
+    TIMESTAMP(Long.class, true, 6),
+    /** A calendar date (SQL's {@code DATE}): days since 1970-01-01 as an {@code int}; {@link Row#getDate} (or {@link Row#getInt}). */
+    DATE(Integer.class, true, 7),
+    /** A time of day (SQL's {@code TIME(3)}): milliseconds since midnight as an {@code int}; {@link Row#getTime} (or {@link Row#getInt}). */
+    TIME(Integer.class, true, 8);
 
     private static final FieldType[] BY_CODE = values();
 

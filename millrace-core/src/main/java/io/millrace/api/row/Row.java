@@ -99,8 +99,20 @@ public final class Row implements Serializable {
         return number(i, FieldType.BOOLEAN) != 0;
     }
 
+    /** An {@link FieldType#INT}, {@link FieldType#DATE} or {@link FieldType#TIME} field. */
     public int getInt(int i) {
-        return (int) number(i, FieldType.INT);
+        FieldType t = type.type(i);
+        return (int) number(i, t == FieldType.DATE || t == FieldType.TIME ? t : FieldType.INT);
+    }
+
+    /** A {@link FieldType#DATE} field: days since 1970-01-01. */
+    public int getDate(int i) {
+        return (int) number(i, FieldType.DATE);
+    }
+
+    /** A {@link FieldType#TIME} field: milliseconds since midnight. */
+    public int getTime(int i) {
+        return (int) number(i, FieldType.TIME);
     }
 
     /** A {@link FieldType#BIGINT} or {@link FieldType#TIMESTAMP} field. */
@@ -136,7 +148,7 @@ public final class Row implements Serializable {
         long v = type.type(i).isPrimitive() ? numbers[type.slot(i)] : 0;
         return switch (type.type(i)) {
             case BOOLEAN -> v != 0;
-            case INT -> (int) v;
+            case INT, DATE, TIME -> (int) v;
             case BIGINT, TIMESTAMP -> v;
             case FLOAT -> Float.intBitsToFloat((int) v);
             case DOUBLE -> Double.longBitsToDouble(v);
@@ -220,7 +232,7 @@ public final class Row implements Serializable {
         long v = numbers[type.slot(i)];
         return switch (t) {
             case BOOLEAN -> Boolean.hashCode(v != 0);
-            case INT, FLOAT -> (int) v; // Integer.hashCode, and Float.hashCode of the canonical bits
+            case INT, FLOAT, DATE, TIME -> (int) v; // Integer.hashCode, and Float.hashCode of the canonical bits
             default -> Long.hashCode(v); // Long.hashCode, and Double.hashCode of the canonical bits
         };
     }
@@ -233,7 +245,16 @@ public final class Row implements Serializable {
                 s.append(", ");
             }
             Object v = getField(i);
-            s.append(v != null && type.type(i) == FieldType.TIMESTAMP ? Instant.ofEpochMilli((Long) v) : v);
+            if (v == null) {
+                s.append(v);
+            } else {
+                s.append(switch (type.type(i)) {
+                    case TIMESTAMP -> Instant.ofEpochMilli((Long) v);
+                    case DATE -> java.time.LocalDate.ofEpochDay((Integer) v);
+                    case TIME -> java.time.LocalTime.ofNanoOfDay((Integer) v * 1_000_000L);
+                    default -> v;
+                });
+            }
         }
         return s.append(']').toString();
     }

@@ -30,8 +30,23 @@ public final class RowBuilder {
         return number(i, FieldType.BOOLEAN, v ? 1 : 0);
     }
 
+    /** An {@link FieldType#INT}, {@link FieldType#DATE} or {@link FieldType#TIME} field. */
     public RowBuilder setInt(int i, int v) {
-        return number(i, FieldType.INT, v);
+        FieldType t = type.type(i);
+        return number(i, t == FieldType.DATE || t == FieldType.TIME ? t : FieldType.INT, v);
+    }
+
+    /** A {@link FieldType#DATE} field, in days since 1970-01-01. */
+    public RowBuilder setDate(int i, int epochDay) {
+        return number(i, FieldType.DATE, epochDay);
+    }
+
+    /** A {@link FieldType#TIME} field, in milliseconds since midnight (0 to 86 399 999). */
+    public RowBuilder setTime(int i, int millisOfDay) {
+        if (millisOfDay < 0 || millisOfDay >= 86_400_000) {
+            throw new IllegalArgumentException("field '" + type.name(i) + "' (" + i + "): a TIME is 0 to 86399999 ms since midnight, not " + millisOfDay);
+        }
+        return number(i, FieldType.TIME, millisOfDay);
     }
 
     /** A {@link FieldType#BIGINT} or {@link FieldType#TIMESTAMP} field. */
@@ -88,7 +103,8 @@ public final class RowBuilder {
         }
         return switch (t) {
             case BOOLEAN -> setBoolean(i, (Boolean) value);
-            case INT -> setInt(i, (Integer) value);
+            case INT, DATE -> setInt(i, (Integer) value);
+            case TIME -> setTime(i, (Integer) value);
             case BIGINT, TIMESTAMP -> setLong(i, (Long) value);
             case FLOAT -> setFloat(i, (Float) value);
             case DOUBLE -> setDouble(i, (Double) value);

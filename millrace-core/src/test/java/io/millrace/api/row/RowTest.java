@@ -195,4 +195,18 @@ class RowTest {
             assertThat(back.getString(0)).isEqualTo("m03");
         }
     }
+
+    @Test
+    void datesAndTimes_readAsIntsOrByTheirOwnGetters_andPrintAsIsoText() {
+        RowType type = RowType.builder().field("day", FieldType.DATE).field("at", FieldType.TIME).build();
+        Row row = Row.builder(type).setDate(0, 20_513).setTime(1, 3_723_004).build();
+        assertThat(row.getDate(0)).isEqualTo(20_513);
+        assertThat(row.getInt(0)).isEqualTo(20_513);
+        assertThat(row.getTime(1)).isEqualTo(3_723_004);
+        assertThat(row.getField(1)).isEqualTo(3_723_004);
+        assertThat(row.toString()).isEqualTo("+I[" + java.time.LocalDate.ofEpochDay(20_513) + ", 01:02:03.004]");
+        assertThat(row).isEqualTo(Row.of(type, 20_513, 3_723_004));
+        assertThatThrownBy(() -> row.getTime(0)).hasMessageContaining("field 'day' (0)").hasMessageContaining("is DATE, not TIME");
+        assertThatThrownBy(() -> Row.builder(type).setTime(1, 86_400_000)).hasMessageContaining("a TIME is 0 to 86399999 ms since midnight");
+    }
 }

@@ -266,11 +266,28 @@ public final class StatementParser {
                     expectWord("ZONE");
                 }
             }
-            case "DECIMAL", "DEC", "NUMERIC", "TINYINT", "SMALLINT", "DATE", "TIME", "BYTES", "BINARY", "VARBINARY", "ARRAY", "MAP",
+            case "DATE" -> base = TypeSpec.Base.DATE;
+            case "TIME" -> {
+                base = TypeSpec.Base.TIME;
+                if (acceptSymbol("(")) {
+                    Token p = peek();
+                    precision = number("a precision from 0 to 3");
+                    if (precision > 3) {
+                        throw error(p, "TIME precision must be 0 to 3 (milliseconds), was " + precision);
+                    }
+                    expectSymbol(")");
+                }
+                if (peek().is("WITHOUT")) {
+                    pos++;
+                    expectWord("TIME");
+                    expectWord("ZONE");
+                }
+            }
+            case "DECIMAL", "DEC", "NUMERIC", "TINYINT", "SMALLINT", "BYTES", "BINARY", "VARBINARY", "ARRAY", "MAP",
                     "MULTISET", "ROW", "INTERVAL" -> throw error(t, "type " + name + " is not supported yet; supported: BOOLEAN, INT, BIGINT, "
-                            + "FLOAT, DOUBLE, STRING, VARCHAR, TIMESTAMP(p), TIMESTAMP_LTZ(p)");
+                            + "FLOAT, DOUBLE, STRING, VARCHAR, DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p)");
             default -> throw error(t, "unknown type " + t.describe() + "; supported: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, STRING, VARCHAR, "
-                    + "TIMESTAMP(p), TIMESTAMP_LTZ(p)");
+                    + "DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p)");
         }
         boolean nullable = true;
         if (peek().is("NOT")) {

@@ -16,7 +16,11 @@ public record TypeSpec(Base base, int precision, boolean nullable) {
         /** {@code TIMESTAMP(p)}: a date and time without time zone. */
         TIMESTAMP("TIMESTAMP"),
         /** {@code TIMESTAMP_LTZ(p)} or {@code TIMESTAMP(p) WITH LOCAL TIME ZONE}: an instant. */
-        TIMESTAMP_LTZ("TIMESTAMP_LTZ");
+        TIMESTAMP_LTZ("TIMESTAMP_LTZ"),
+        /** {@code DATE}: a calendar date. */
+        DATE("DATE"),
+        /** {@code TIME(p)}: a time of day, precision 0 to 3. */
+        TIME("TIME");
 
         private final String sqlName;
 
@@ -32,7 +36,7 @@ public record TypeSpec(Base base, int precision, boolean nullable) {
     /** Like {@code TIMESTAMP_LTZ(3) NOT NULL}. */
     @Override
     public String toString() {
-        boolean timestamp = base == Base.TIMESTAMP || base == Base.TIMESTAMP_LTZ;
+        boolean timestamp = base == Base.TIMESTAMP || base == Base.TIMESTAMP_LTZ || base == Base.TIME;
         return base.sqlName() + (timestamp ? "(" + precision + ")" : "") + (nullable ? "" : " NOT NULL");
     }
 }

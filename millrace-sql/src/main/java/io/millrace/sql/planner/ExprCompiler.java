@@ -59,7 +59,7 @@ public final class ExprCompiler {
         }
         return switch (type) {
             case BOOLEAN -> row -> row.isNullAt(i) ? null : row.getBoolean(i);
-            case INT -> row -> row.isNullAt(i) ? null : row.getInt(i);
+            case INT, DATE, TIME -> row -> row.isNullAt(i) ? null : row.getInt(i);
             case BIGINT, TIMESTAMP -> row -> row.isNullAt(i) ? null : row.getLong(i);
             case FLOAT -> row -> row.isNullAt(i) ? null : row.getFloat(i);
             case DOUBLE -> row -> row.isNullAt(i) ? null : row.getDouble(i);
@@ -81,6 +81,9 @@ public final class ExprCompiler {
             case TIMESTAMP:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return lit.getValueAs(Long.class);
+            case DATE:
+            case TIME:
+                return lit.getValueAs(Integer.class);
             case SYMBOL:
                 return lit.getValue();
             default:
@@ -222,6 +225,10 @@ public final class ExprCompiler {
         }
         if (source == target) {
             return a;
+        }
+        if (source == FieldType.DATE || source == FieldType.TIME || target == FieldType.DATE || target == FieldType.TIME) {
+            FieldType from = source;
+            return row -> Values.castTemporal(a.eval(row), from, target);
         }
         return row -> Values.cast(a.eval(row), target);
     }

@@ -52,7 +52,7 @@ public final class RowProjector implements java.io.Serializable {
         }
         switch (type) {
             case BOOLEAN -> b.setBoolean(to, in.getBoolean(from));
-            case INT -> b.setInt(to, in.getInt(from));
+            case INT, DATE, TIME -> b.setInt(to, in.getInt(from));
             case BIGINT -> b.setLong(to, in.getLong(from));
             case TIMESTAMP -> b.setTimestamp(to, in.getLong(from));
             case FLOAT -> b.setFloat(to, in.getFloat(from));

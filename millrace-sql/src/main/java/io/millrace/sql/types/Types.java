@@ -10,7 +10,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The mapping between SQL types (DDL's {@link TypeSpec}, Calcite's {@link RelDataType}) and the {@link FieldType}s of
- * rows. Both timestamp kinds are milliseconds since the epoch in a row; {@code DECIMAL} values (numeric literals
+ * rows. Both timestamp kinds are milliseconds since the epoch in a row, a DATE is days since 1970-01-01 and a TIME
+ * milliseconds since midnight; {@code DECIMAL} values (numeric literals
  * like {@code 1.5}) are computed and stored as {@code DOUBLE}.
  */
 public final class Types {
@@ -27,6 +28,8 @@ public final class Types {
             case STRING -> f.createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, spec.precision());
             case TIMESTAMP_LTZ -> f.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, spec.precision());
+            case DATE -> f.createSqlType(SqlTypeName.DATE);
+            case TIME -> f.createSqlType(SqlTypeName.TIME, spec.precision());
         };
         return f.createTypeWithNullability(t, spec.nullable());
     }
@@ -48,6 +51,8 @@ public final class Types {
             case DOUBLE -> TypeSpec.Base.DOUBLE;
             case STRING -> TypeSpec.Base.STRING;
             case TIMESTAMP -> TypeSpec.Base.TIMESTAMP_LTZ;
+            case DATE -> TypeSpec.Base.DATE;
+            case TIME -> TypeSpec.Base.TIME;
         };
         return relType(new TypeSpec(base, 3, nullable), FACTORY);
     }
@@ -62,6 +67,8 @@ public final class Types {
             case DOUBLE, DECIMAL -> FieldType.DOUBLE;
             case CHAR, VARCHAR -> FieldType.STRING;
             case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> FieldType.TIMESTAMP;
+            case DATE -> FieldType.DATE;
+            case TIME -> FieldType.TIME;
             default -> null;
         };
     }
@@ -73,7 +80,7 @@ public final class Types {
             FieldType t = fieldTypeOrNull(f.getType());
             if (t == null) {
                 throw new UnsupportedSql("column '" + f.getName() + "' has type " + f.getType().getFullTypeString()
-                        + ", which is not supported yet in results (supported: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, STRING, TIMESTAMP, TIMESTAMP_LTZ)");
+                        + ", which is not supported yet in results (supported: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, STRING, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ)");
             }
             if (f.getType().isNullable()) {
                 b.nullableField(f.getName(), t);
@@ -91,6 +98,7 @@ public final class Types {
             case INTEGER -> "INT";
             case TIMESTAMP -> "TIMESTAMP(" + t.getPrecision() + ")";
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "TIMESTAMP_LTZ(" + t.getPrecision() + ")";
+            case TIME -> "TIME(" + t.getPrecision() + ")";
             default -> t.getSqlTypeName().getName();
         };
         return base + (t.isNullable() ? "" : " NOT NULL");

@@ -64,7 +64,7 @@ final class RowEncoding {
             }
             switch (type.type(i)) {
                 case BOOLEAN -> out.writeByte(row.getBoolean(i) ? 1 : 0);
-                case INT -> out.writeVarLong(row.getInt(i));
+                case INT, DATE, TIME -> out.writeVarLong(row.getInt(i));
                 case BIGINT, TIMESTAMP -> out.writeVarLong(row.getLong(i));
                 case FLOAT -> out.writeInt(Float.floatToIntBits(row.getFloat(i)));
                 case DOUBLE -> out.writeLong(Double.doubleToLongBits(row.getDouble(i)));
@@ -86,7 +86,7 @@ final class RowEncoding {
             }
             switch (type.type(i)) {
                 case BOOLEAN -> b.setBoolean(i, in.readByte() != 0);
-                case INT -> b.setInt(i, (int) in.readVarLong());
+                case INT, DATE, TIME -> b.setInt(i, (int) in.readVarLong());
                 case BIGINT, TIMESTAMP -> b.setLong(i, in.readVarLong());
                 case FLOAT -> b.setFloat(i, Float.intBitsToFloat(in.readInt()));
                 case DOUBLE -> b.setDouble(i, Double.longBitsToDouble(in.readLong()));
@@ -107,7 +107,7 @@ final class RowEncoding {
             }
             switch (type.type(i)) {
                 case BOOLEAN -> in.skip(1);
-                case INT, BIGINT, TIMESTAMP -> in.readVarLong();
+                case INT, BIGINT, TIMESTAMP, DATE, TIME -> in.readVarLong();
                 case FLOAT -> in.skip(4);
                 case DOUBLE -> in.skip(8);
                 case STRING -> in.skip(in.readVarInt());

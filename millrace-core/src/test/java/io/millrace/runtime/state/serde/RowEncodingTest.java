@@ -98,4 +98,20 @@ class RowEncodingTest {
         assertThatThrownBy(() -> values.read(new ByteReader(b, 0, b.length)))
                 .hasMessageContaining("a stored row has encoding version 9").hasMessageContaining("reads row version 1");
     }
+
+    @Test
+    void datesAndTimes_roundTripWithTheirTypes() {
+        RowType type = RowType.builder().field("day", FieldType.DATE).nullableField("at", FieldType.TIME).field("n", FieldType.INT).build();
+        Random random = new Random(5);
+        StateSerializer reader = StateSerializer.forValues(shapes, null, getClass().getClassLoader(), null);
+        for (int k = 0; k < 300; k++) {
+            Row row = Row.of(type, random.nextInt() >> 8, random.nextBoolean() ? null : random.nextInt(86_400_000), random.nextInt());
+            ByteWriter out = new ByteWriter(16);
+            values.write(row, out);
+            Row read = (Row) reader.read(new ByteReader(out.buffer(), 0, out.size()));
+            assertThat(read).isEqualTo(row);
+            assertThat(read.type().type(0)).isEqualTo(FieldType.DATE);
+            assertThat(read.type().type(1)).isEqualTo(FieldType.TIME);
+        }
+    }
 }
