@@ -18,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly once for SQL: {@link SqlCrashLoopJob} (a windowed aggregation from {@code datagen} into a {@code filesystem}
- * table) runs in a child JVM killed with SIGKILL at random moments, twenty times, started each time with nothing but
+ * table) runs in a child JVM killed with SIGKILL at random moments after it has checkpointed, twenty times, started each time with nothing but
  * the same directory; then once more to the end. The committed rows must be exactly the windows computed directly
  * from the generated ids: each (machine, window) once, with its count and sum.
  */
 class SqlCrashLoopIT {
-    static final long ROWS = 100_000;
+    static final long ROWS = 400_000;
     static final int KILLS = 20;
     static final Pattern LINE = Pattern.compile(
             "\\{\"machine\":(\\d+),\"window_start\":(\\d+),\"readings\":(\\d+),\"ids\":(\\d+)}");
@@ -34,21 +34,27 @@ class SqlCrashLoopIT {
     @Test
     void whenKilledTwentyTimes_thenEveryWindowIsCommittedExactlyOnce() throws Exception {
         Random random = new Random(0x5C1L);
-        int committedBeforeTheEnd = 0;
         for (int kill = 0; kill < KILLS; kill++) {
+            long before = newestCheckpoint();
             Process job = CrashLoop.start(dir, SqlCrashLoopJob.class, List.of(), Long.toString(ROWS));
-            // a SQL job plans its statements before it runs: live long enough to checkpoint, short enough to be cut
-            long lifetime = 1_500 + random.nextInt(2_000);
-            if (job.waitFor(lifetime, TimeUnit.MILLISECONDS)) {
-                assertThat(job.exitValue()).as("job exited by itself, see %s", dir.resolve("job.log")).isZero();
+            // a SQL job plans its statements before it runs: kill it only once this run has completed a checkpoint of
+            // its own, at a random moment up to 1.2 s later, so that every kill cuts into the stream, not the start
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (newestCheckpoint() <= before) {
+                if (job.waitFor(20, TimeUnit.MILLISECONDS)) {
+                    throw new AssertionError("the job ended (exit " + job.exitValue() + ") after " + kill
+                            + " kills, before it could be killed again: give it more rows, see " + dir.resolve("job.log"));
+                }
+                assertThat(System.nanoTime()).as("run %d completes a checkpoint within 90 s, see %s", kill, dir.resolve("job.log"))
+                        .isLessThan(deadline);
+            }
+            if (job.waitFor(random.nextInt(1_200), TimeUnit.MILLISECONDS)) {
                 throw new AssertionError("the job finished after " + kill + " kills: give it more rows");
             }
             job.destroyForcibly();
             assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            committedBeforeTheEnd = lines().size();
         }
-        assertThat(committedBeforeTheEnd).as("windows committed while the job was being killed: restores resumed mid-stream")
-                .isPositive();
+        assertThat(lines()).as("windows committed while the job was being killed: it resumed mid-stream").isNotEmpty();
 
         Process last = CrashLoop.start(dir, SqlCrashLoopJob.class, List.of(), Long.toString(ROWS));
         assertThat(last.waitFor(120, TimeUnit.SECONDS)).as("the last run finishes").isTrue();
@@ -63,6 +69,25 @@ class SqlCrashLoopIT {
             assertThat(previous).as("window %s committed twice", window).isNull();
         }
         assertThat(committed).isEqualTo(expected());
+    }
+
+    /**
+     * The id of the newest complete checkpoint (a {@code chk-<id>} directory with its {@code _metadata}), or -1. The job
+     * deletes older checkpoints meanwhile, so a directory listed may be gone when it is looked into.
+     */
+    private long newestCheckpoint() throws Exception {
+        Path root = dir.resolve("checkpoints").resolve("checkpoints");
+        long newest = -1;
+        if (Files.isDirectory(root)) {
+            try (var chk = Files.newDirectoryStream(root, "chk-*")) {
+                for (Path p : chk) {
+                    if (Files.exists(p.resolve("_metadata"))) {
+                        newest = Math.max(newest, Long.parseLong(p.getFileName().toString().substring(4)));
+                    }
+                }
+            }
+        }
+        return newest;
     }
 
     private List<String> lines() throws Exception {

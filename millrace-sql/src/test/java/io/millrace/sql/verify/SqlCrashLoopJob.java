@@ -10,8 +10,8 @@ import java.nio.file.Path;
  * because a job started again with the same checkpoint directory restores its newest complete checkpoint.
  */
 public final class SqlCrashLoopJob {
-    /** Rows per second of event time: 0.25 ms per row, so window {@code k} holds rows {@code [k * RATE, (k + 1) * RATE)}. */
-    static final int RATE = 4000;
+    /** Rows per second, of event time too: 0.125 ms per row, so window {@code k} holds rows {@code [k * RATE, (k + 1) * RATE)}. */
+    static final int RATE = 8000;
     static final int MACHINES = 7;
 
     private SqlCrashLoopJob() {}
