@@ -1,0 +1,217 @@
+package io.millrace.connector.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowKind;
+import io.millrace.api.row.RowType;
+import io.millrace.api.sink.Committer;
+import io.millrace.api.sink.CommittingSinkWriter;
+import io.millrace.api.time.Clock;
+import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.connector.generator.GeneratorSource;
+import io.millrace.connector.jdbc.server.PostgresServer;
+import io.millrace.connector.jdbc.server.PostgresTestServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The exactly-once append sink against a real server: prepared at the barrier and invisible until the commit, and
+ * every recovery path of its prepared transactions, driven by hand as the runtime drives them; then whole jobs.
+ */
+class PostgresExactlyOnceSinkIT {
+    @RegisterExtension
+    static final PostgresServer PG = new PostgresServer();
+
+    static final RowType READING = RowType.builder()
+            .field("seq", FieldType.BIGINT)
+            .field("machine", FieldType.STRING)
+            .field("temperature", FieldType.DOUBLE)
+            .build();
+
+    @TempDir
+    Path dir;
+
+    static PostgresTestServer server() {
+        return PG.server();
+    }
+
+    private static PostgresSink<Row> sink(String table, String prefix) {
+        return PostgresSink.builder(Columns.of(READING)).url(server().url()).user("millrace").table(table)
+                .exactlyOnceAppend(prefix).batchSize(4).build();
+    }
+
+    private static void createReadings(String table) {
+        server().execute("CREATE TABLE " + table + " (seq bigint NOT NULL, machine text NOT NULL, temperature double precision NOT NULL"
+                + " CHECK (temperature < 1000))");
+    }
+
+    private static void write(CommittingSinkWriter<Row, PreparedTransaction> writer, long from, long to) throws Exception {
+        for (long i = from; i < to; i++) {
+            writer.write(Row.of(READING, i, "m" + i % 3, 20.0 + i), i);
+        }
+    }
+
+    @Test
+    void rows_arePreparedAtTheBarrier_invisibleUntilTheCommit_andCommittingAgainChangesNothing() throws Exception {
+        createReadings("plain");
+        PostgresSink<Row> sink = sink("plain", "eo-plain");
+        TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+        sink.abortLingering(ctx, -1);
+        Committer<PreparedTransaction> committer = sink.createCommitter(ctx);
+        CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(ctx);
+        try {
+            write(writer, 0, 10);
+            writer.flush(false);
+            assertThat(Tables.count(server(), "plain")).as("written into an open transaction").isZero();
+
+            List<PreparedTransaction> first = writer.prepareCommit(1);
+            assertThat(first).containsExactly(new PreparedTransaction("eo-plain-0-1"));
+            assertThat(Tables.prepared(server())).containsExactly("eo-plain-0-1");
+            assertThat(Tables.count(server(), "plain")).as("prepared, not committed").isZero();
+
+            write(writer, 10, 15);
+            committer.commit(first);
+            assertThat(Tables.count(server(), "plain")).isEqualTo(10);
+            assertThat(Tables.prepared(server())).isEmpty();
+            committer.commit(first); // again, as after a crash before the next checkpoint
+            assertThat(Tables.count(server(), "plain")).isEqualTo(10);
+
+            committer.commit(writer.prepareCommit(2));
+            assertThat(writer.prepareCommit(3)).as("nothing written since the last barrier").isEmpty();
+            assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM plain")).containsExactly("15|15|0|14");
+        } finally {
+            writer.close();
+            committer.close();
+        }
+    }
+
+    /** The first run prepares for checkpoints 1 and 2, has rows of a third transaction open, and dies. */
+    private static void runThatDiesAfterTwoPrepares(PostgresSink<Row> sink, TestSinkContext ctx) throws Exception {
+        sink.abortLingering(ctx, -1);
+        CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(ctx);
+        write(writer, 0, 10);
+        assertThat(writer.prepareCommit(1)).hasSize(1);
+        write(writer, 10, 20);
+        assertThat(writer.prepareCommit(2)).hasSize(1);
+        write(writer, 20, 25);
+        writer.close(); // the process is gone: its connection closes, the open transaction with it
+    }
+
+    @Test
+    void crashBetweenPrepareAndCommit_restoreFromTheEarlierCheckpoint_commitsItsTransaction_andRollsBackTheLaterOne() throws Exception {
+        createReadings("restored_early");
+        PostgresSink<Row> sink = sink("restored_early", "eo-early");
+        TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+        runThatDiesAfterTwoPrepares(sink, ctx);
+        assertThat(Tables.prepared(server())).containsExactly("eo-early-0-1", "eo-early-0-2");
+
+        // restored from checkpoint 1, which holds the transaction prepared for it: the runtime's order
+        PostgresSink<Row> again = sink("restored_early", "eo-early");
+        again.abortLingering(ctx, 1);
+        assertThat(Tables.prepared(server())).as("checkpoint 2 never completed: rolled back").containsExactly("eo-early-0-1");
+        Committer<PreparedTransaction> committer = again.createCommitter(ctx);
+        committer.commit(List.of(new PreparedTransaction("eo-early-0-1")));
+        CommittingSinkWriter<Row, PreparedTransaction> writer = again.createWriter(ctx);
+        write(writer, 10, 25); // the source replays from checkpoint 1
+        committer.commit(writer.prepareCommit(2));
+        writer.close();
+        committer.close();
+
+        assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM restored_early")).containsExactly("25|25|0|24");
+        assertThat(Tables.prepared(server())).isEmpty();
+    }
+
+    @Test
+    void crashBetweenPrepareAndCommit_restoreFromTheLaterCheckpoint_commitsBothTransactions() throws Exception {
+        createReadings("restored_late");
+        PostgresSink<Row> sink = sink("restored_late", "eo-late");
+        TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+        runThatDiesAfterTwoPrepares(sink, ctx);
+
+        PostgresSink<Row> again = sink("restored_late", "eo-late");
+        again.abortLingering(ctx, 2);
+        assertThat(Tables.prepared(server())).containsExactly("eo-late-0-1", "eo-late-0-2");
+        Committer<PreparedTransaction> committer = again.createCommitter(ctx);
+        committer.commit(List.of(new PreparedTransaction("eo-late-0-1"), new PreparedTransaction("eo-late-0-2")));
+        committer.close();
+
+        assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM restored_late")).containsExactly("20|20|0|19");
+        assertThat(Tables.prepared(server())).isEmpty();
+    }
+
+    @Test
+    void freshStart_rollsBackEveryPreparedTransactionOfItsSubtask_andNoneOfAnotherSubtask() throws Exception {
+        createReadings("fresh");
+        PostgresSink<Row> sink = sink("fresh", "eo-fresh");
+        TestSinkContext zero = TestSinkContext.of(0, Clock.system());
+        TestSinkContext one = TestSinkContext.of(1, Clock.system());
+        runThatDiesAfterTwoPrepares(sink, zero);
+        runThatDiesAfterTwoPrepares(sink, one);
+
+        assertThat(sink.rollBackAfter(Clock.system(), "test", 0, -1)).containsExactly("eo-fresh-0-1", "eo-fresh-0-2");
+        assertThat(Tables.prepared(server())).containsExactly("eo-fresh-1-1", "eo-fresh-1-2");
+        sink.abortLingering(one, -1);
+        assertThat(Tables.prepared(server())).isEmpty();
+        assertThat(Tables.count(server(), "fresh")).isZero();
+    }
+
+    @Test
+    void boundedJob_withCheckpoints_writesEveryRowOnce_andLeavesNothingPrepared() throws Exception {
+        createReadings("job_readings");
+        PipelineConfig config = new PipelineConfig().parallelism(2);
+        config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(50));
+        Pipeline pipeline = Pipeline.create(config);
+        // tag::exactly-once[]
+        PostgresSink<Row> sink = PostgresSink.builder(Columns.of(READING))
+                .url(server().url()).user("millrace")
+                .table("job_readings")
+                .exactlyOnceAppend("plant7-readings")   // names the prepared transactions: plant7-readings-<subtask>-<checkpoint>
+                .build();
+        pipeline.fromSource(GeneratorSource.builder(i -> Row.of(READING, i, "m" + i % 5, 20.0 + i % 50))
+                        .count(20_000).ratePerSecond(40_000).build(), WatermarkStrategy.noWatermarks(), "readings")
+                .sinkTo(sink).uid("readings-sink");
+        // end::exactly-once[]
+        pipeline.execute("exactly-once append");
+
+        assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM job_readings"))
+                .containsExactly("20000|20000|0|19999");
+        assertThat(Tables.prepared(server())).isEmpty();
+    }
+
+    @Test
+    void boundedJob_withoutCheckpoints_commitsAtTheEndOfTheInput_andDeadLettersBadRowsInTheSameTransaction() throws Exception {
+        createReadings("unchecked_readings");
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+        pipeline.fromSource(GeneratorSource.of(i -> Row.of(READING, i, "m" + i % 5, i % 100 == 0 ? 5000.0 : 20.0), 1_000),
+                        WatermarkStrategy.noWatermarks(), "readings")
+                .sinkTo(PostgresSink.builder(Columns.of(READING)).url(server().url()).user("millrace").table("unchecked_readings")
+                        .exactlyOnceAppend("eo-unchecked").batchSize(64).onBadRow(BadRowPolicy.deadLetter("unchecked_rejected")).build());
+        pipeline.execute("append without checkpoints");
+
+        assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq) FROM unchecked_readings")).containsExactly("990|990");
+        assertThat(Tables.rows(server(), "SELECT count(*), min(sql_state), max(sql_state) FROM unchecked_rejected")).containsExactly("10|23514|23514");
+        assertThat(Tables.rows(server(), "SELECT row_text FROM unchecked_rejected ORDER BY row_text LIMIT 1")).containsExactly("+I[0, m0, 5000.0]");
+        assertThat(Tables.prepared(server())).isEmpty();
+    }
+
+    @Test
+    void aChangelogRow_givenToTheAppendSink_failsNamingTheRowAndTheUpsertOption() {
+        createReadings("append_only");
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+        pipeline.fromCollection(List.of(Row.ofKind(RowKind.DELETE, READING, 1L, "m1", 20.0)))
+                .sinkTo(sink("append_only", "eo-append-only"));
+        assertThatThrownBy(() -> pipeline.execute("changelog into append"))
+                .hasStackTraceContaining("takes inserts (+I) only, but got a DELETE row: -D[1, m1, 20.0]")
+                .hasStackTraceContaining("option 'upsert'");
+        assertThat(Tables.prepared(server())).isEmpty();
+    }
+}
