@@ -54,7 +54,7 @@ final class TransactionalAppendWriter<T> implements CommittingSinkWriter<T, Prep
             oldestNanos = clock.nanoTime();
         }
         pending.add(change);
-        if (pending.size() >= sink.batchSize() || clock.nanoTime() - oldestNanos >= sink.batchIntervalNanos()) {
+        if (pending.size() >= sink.batchSize() || sink.batchIntervalNanos() > 0 && clock.nanoTime() - oldestNanos >= sink.batchIntervalNanos()) {
             send();
         }
     }

@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The upsert sink's writer: buffers the latest change per key (an upsert of the row, or a delete of the key) and
@@ -48,7 +47,7 @@ final class UpsertWriter<T> implements CommittingSinkWriter<T, PreparedTransacti
         }
         buffer.remove(key); // the key's latest change goes last, so that a one-by-one retry follows the input's order
         buffer.put(key, change);
-        if (buffer.size() >= sink.batchSize() || intervalPassed()) {
+        if (buffer.size() >= sink.batchSize() || sink.batchIntervalNanos() > 0 && intervalPassed()) {
             writeBuffer();
         }
     }
@@ -105,9 +104,5 @@ final class UpsertWriter<T> implements CommittingSinkWriter<T, PreparedTransacti
     public void close() {
         buffer.clear();
         dropConnection();
-    }
-
-    Map<List<Object>, RowWriter.Change<T>> buffered() {
-        return buffer;
     }
 }
