@@ -38,6 +38,7 @@ class PostgresCrashLoopIT {
         server.execute(PostgresCrashLoopJob.CREATE_TABLES);
         Random random = new Random(37);
         int killed = 0;
+        int killsLeavingPreparedTransactions = 0;
         long committedBeforeTheLastRun;
         while (killed < KILLS) {
             Process job = start(server, RATE);
@@ -48,6 +49,7 @@ class PostgresCrashLoopIT {
             job.destroyForcibly(); // SIGKILL
             assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
             killed++;
+            killsLeavingPreparedTransactions += Tables.prepared(server).isEmpty() ? 0 : 1;
         }
         committedBeforeTheLastRun = Tables.count(server, "events");
         Process last = start(server, 0);
@@ -56,6 +58,8 @@ class PostgresCrashLoopIT {
         assertThat(killed).as("kills before the job could finish").isEqualTo(KILLS);
         assertThat(committedBeforeTheLastRun).as("rows committed by the killed runs: the kills fell mid-stream").isBetween(1L, EVENTS - 1);
         assertThat(Files.readString(dir.resolve("job.log"))).contains("FINISHED");
+        org.slf4j.LoggerFactory.getLogger(PostgresCrashLoopIT.class).info("{} of {} kills left prepared transactions for the next run;"
+                + " {} of {} rows were committed before the last run", killsLeavingPreparedTransactions, killed, committedBeforeTheLastRun, EVENTS);
 
         assertExact(server, EVENTS);
     }
