@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # the PostgreSQL connector's tests start a server of their own from Debian's binaries: install them only when missing
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${MILLRACE_PG_BIN:-}" ]; then
+  apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null
 fi
 exec mvn -B -ntp verify "$@"

@@ -165,6 +165,42 @@ class PostgresExactlyOnceSinkIT {
     }
 
     @Test
+    void sessionsOfFinishedJobs_areClosed() {
+        assertThat(Tables.rows(server(), "SELECT application_name, state FROM pg_stat_activity WHERE backend_type = 'client backend'"
+                + " AND pid <> pg_backend_pid()")).isEmpty();
+    }
+
+    @Test
+    void whenTheConnectionIsCutMidTransaction_theWriterWritesItsRowsAgainIntoANewTransaction_andEveryRowIsThereOnce() throws Exception {
+        createReadings("cut");
+        PostgresSink<Row> sink = sink("cut", "eo-cut");
+        TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+        sink.abortLingering(ctx, -1);
+        Committer<PreparedTransaction> committer = sink.createCommitter(ctx);
+        CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(ctx);
+        try {
+            write(writer, 0, 10);
+            writer.flush(false);
+            assertThat(terminateSessionsIdleInTransaction()).as("the writer's session, in its open transaction").isEqualTo(1);
+            write(writer, 10, 14);                       // the next batch finds the connection gone
+            assertThat(terminateSessionsIdleInTransaction()).isEqualTo(1);
+            List<PreparedTransaction> prepared = writer.prepareCommit(1); // and so does the prepare
+            committer.commit(prepared);
+            assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM cut")).containsExactly("14|14|0|13");
+            assertThat(Tables.prepared(server())).isEmpty();
+        } finally {
+            writer.close();
+            committer.close();
+        }
+    }
+
+    /** Cuts the connections of every session with an open transaction that waits for its client; returns how many. */
+    private static int terminateSessionsIdleInTransaction() {
+        return Tables.rows(server(), "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+                + " WHERE state = 'idle in transaction' AND pid <> pg_backend_pid()").size();
+    }
+
+    @Test
     void boundedJob_withCheckpoints_writesEveryRowOnce_andLeavesNothingPrepared() throws Exception {
         createReadings("job_readings");
         PipelineConfig config = new PipelineConfig().parallelism(2);

@@ -154,6 +154,29 @@ class PostgresUpsertSinkIT {
         return Row.of(MACHINE, name, "r", speed, null, 1_700_000_000_000L);
     }
 
+    @Test
+    void whenTheConnectionIsCut_theWriterWritesTheBatchAgainOnANewConnection() throws Exception {
+        server().execute("CREATE TABLE reconnected (machine text PRIMARY KEY, recipe text NOT NULL, speed integer NOT NULL,"
+                + " \"limit\" double precision, updated timestamptz NOT NULL)");
+        PostgresSink<Row> sink = PostgresSink.builder(Columns.of(MACHINE)).url(server().url()).user("millrace")
+                .table("reconnected").upsert("machine").batchSize(5).property("ApplicationName", "cut-upsert").build();
+        CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(TestSinkContext.of(0, io.millrace.api.time.Clock.system()));
+        try {
+            for (int i = 0; i < 5; i++) {
+                writer.write(machine("m" + i, i), 0);
+            }
+            assertThat(Tables.count(server(), "reconnected")).isEqualTo(5);
+            assertThat(Tables.rows(server(), "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+                    + " WHERE application_name = 'cut-upsert'")).as("the writer's session").containsExactly("t");
+            for (int i = 5; i < 10; i++) {
+                writer.write(machine("m" + i, i), 0);
+            }
+            assertThat(Tables.count(server(), "reconnected")).isEqualTo(10);
+        } finally {
+            writer.close();
+        }
+    }
+
     // tag::java-objects[]
     /** A Java object written by a column mapping instead of a row type. */
     record Setpoint(String machine, String parameter, double value, Instant since) implements java.io.Serializable {}
