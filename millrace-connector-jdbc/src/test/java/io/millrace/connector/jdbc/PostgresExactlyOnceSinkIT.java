@@ -18,7 +18,11 @@ import io.millrace.connector.jdbc.server.PostgresServer;
 import io.millrace.connector.jdbc.server.PostgresTestServer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import io.millrace.testing.Await;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,7 +60,7 @@ class PostgresExactlyOnceSinkIT {
 
     private static void write(CommittingSinkWriter<Row, PreparedTransaction> writer, long from, long to) throws Exception {
         for (long i = from; i < to; i++) {
-            writer.write(Row.of(READING, i, "m" + i % 3, 20.0 + i), i);
+            writer.write(Row.of(READING, i, "m" + i % 3, 20.0 + i % 500), i);
         }
     }
 
@@ -164,10 +168,78 @@ class PostgresExactlyOnceSinkIT {
         assertThat(Tables.count(server(), "fresh")).isZero();
     }
 
+    /** What a complete checkpoint holds of the sink and its source: the position and the committables not yet committed. */
+    record Checkpoint(long id, long position, List<PreparedTransaction> pending) {}
+
+    /**
+     * The runtime's side of the protocol played by hand with random crashes: rows written, barriers whose checkpoint
+     * completes or is abandoned, commits done or not before a crash, and every restart from the latest complete
+     * checkpoint with checkpoint ids counted again from it (an abandoned checkpoint leaves no trace to continue from).
+     */
     @Test
-    void sessionsOfFinishedJobs_areClosed() {
-        assertThat(Tables.rows(server(), "SELECT application_name, state FROM pg_stat_activity WHERE backend_type = 'client backend'"
-                + " AND pid <> pg_backend_pid()")).isEmpty();
+    void randomCrashesAmongWritesPreparesAndCommits_neverLoseOrRepeatARow() throws Exception {
+        createReadings("random_crashes");
+        Random random = new Random(20261204L);
+        long total = 3_000;
+        Checkpoint last = new Checkpoint(-1, 0, List.of());
+        int crashes = 0;
+        int crashesLeavingPrepared = 0;
+        boolean finished = false;
+        while (!finished) {
+            PostgresSink<Row> sink = sink("random_crashes", "eo-random"); // a new process: a sink of its own
+            TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+            sink.abortLingering(ctx, last.id());
+            Committer<PreparedTransaction> committer = sink.createCommitter(ctx);
+            committer.commit(last.pending());
+            CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(ctx);
+            List<PreparedTransaction> pending = new ArrayList<>();
+            long position = last.position();
+            long nextId = last.id() < 0 ? 1 : last.id() + 1;
+            boolean crashed = false;
+            while (!crashed && !finished) {
+                int step = random.nextInt(10);
+                if (position == total) {             // the final checkpoint of the bounded input
+                    pending.addAll(writer.prepareCommit(nextId));
+                    last = new Checkpoint(nextId, position, List.copyOf(pending));
+                    committer.commit(pending);
+                    finished = true;
+                } else if (step < 6) {
+                    long to = Math.min(total, position + 1 + random.nextInt(20));
+                    write(writer, position, to);
+                    position = to;
+                } else if (step < 8) {               // a barrier
+                    long id = nextId++;
+                    pending.addAll(writer.prepareCommit(id));
+                    if (random.nextBoolean()) {      // the checkpoint completes (else it is abandoned)
+                        last = new Checkpoint(id, position, List.copyOf(pending));
+                        if (random.nextInt(3) > 0) { // and its commit comes before any crash
+                            committer.commit(pending);
+                            pending.clear();
+                        }
+                    }
+                } else if (random.nextInt(3) == 0) {
+                    crashed = true;
+                }
+            }
+            writer.close();
+            committer.close();
+            if (crashed) {
+                crashes++;
+                crashesLeavingPrepared += Tables.prepared(server()).isEmpty() ? 0 : 1;
+            }
+        }
+        assertThat(crashes).isGreaterThanOrEqualTo(20);
+        assertThat(crashesLeavingPrepared).as("crashes between a prepare and its commit").isGreaterThanOrEqualTo(5);
+        assertThat(Tables.rows(server(), "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM random_crashes"))
+                .containsExactly(total + "|" + total + "|0|" + (total - 1));
+        assertThat(Tables.prepared(server())).isEmpty();
+    }
+
+    /** Every writer, committer and job closes its connections: no session is left once a test is over. */
+    @AfterEach
+    void noSessionIsLeft() {
+        Await.until("no client session left on the server", Duration.ofSeconds(10), () -> Tables.rows(server(),
+                "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()").isEmpty());
     }
 
     @Test
