@@ -65,17 +65,40 @@ class PostgresOutageIT {
         PostgresCrashLoopIT.assertExact(server, EVENTS);
     }
 
+    @Test
+    void whenTheServerStaysDown_aWriteGivesUpAfterTheRetryTimeout_namingItAndTheLastError() throws Exception {
+        PostgresTestServer server = PG.server();
+        PostgresSink<io.millrace.api.row.Row> sink = PostgresSink.builder(Columns.of(PostgresCrashLoopJob.COUNT)).url(server.url())
+                .user("millrace").table("counts").upsert("id").batchSize(1)
+                .retryBackoff(Duration.ofMillis(50), Duration.ofMillis(200)).retryTimeout(Duration.ofMillis(700)).build();
+        var writer = sink.createWriter(TestSinkContext.of(0, io.millrace.api.time.Clock.system()));
+        try {
+            server.stop();
+            long started = System.nanoTime();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> writer.write(io.millrace.api.row.Row.of(PostgresCrashLoopJob.COUNT, 1L, 1, 1L), 0))
+                    .isInstanceOf(java.sql.SQLException.class)
+                    .hasMessageContaining("PostgreSQL sink 'test-sink' (table counts) writing 1 rows: the database did not answer within"
+                            + " retryTimeout=PT0.7S")
+                    .hasMessageContaining("SQLSTATE 08");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(15));
+        } finally {
+            writer.close();
+            server.start();
+        }
+        assertThat(Tables.count(server, "counts")).isZero();
+    }
+
     /** Once both sinks have committed something, stops the server for {@code down} (or until the job ends), then starts it. */
     private static void bounce(PostgresTestServer server, JobHandle job, Duration down) throws InterruptedException {
         Await.until("rows of both sinks committed before the outage", Duration.ofSeconds(60),
                 () -> job.isDone() || Tables.count(server, "events") > 0 && Tables.count(server, "counts") > 0);
         assertThat(job.isDone()).as("the job still runs when the server goes down").isFalse();
+        assertThat(Tables.count(server, "events")).as("the outage falls mid-stream").isLessThan(EVENTS);
         server.stop();
         try {
             assertThat(job.await(down)).as("the job waits for the server instead of finishing or failing").isNull();
         } finally {
             server.start();
         }
-        assertThat(Tables.count(server, "events")).as("the outage fell mid-stream").isLessThan(EVENTS);
     }
 }
