@@ -26,7 +26,7 @@ class PostgresCrashLoopIT {
 
     static final int KILLS = 20;
     static final long EVENTS = 40_000;
-    /** The killed runs' rate: 20 runs of a second or two (of which a part goes to starting) write only part of the input. */
+    /** The killed runs' rate: 20 runs of one to three seconds (of which a part goes to starting) write only part of the input. */
     static final double RATE = 1_500;
 
     @TempDir
@@ -42,7 +42,7 @@ class PostgresCrashLoopIT {
         long committedBeforeTheLastRun;
         while (killed < KILLS) {
             Process job = start(server, RATE);
-            if (job.waitFor(900 + random.nextInt(1600), TimeUnit.MILLISECONDS)) {
+            if (job.waitFor(1000 + random.nextInt(2000), TimeUnit.MILLISECONDS)) {
                 assertThat(job.exitValue()).as("job exited early with its own error, see %s", dir.resolve("job.log")).isZero();
                 break;
             }
