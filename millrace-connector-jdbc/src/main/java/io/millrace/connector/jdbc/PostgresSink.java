@@ -61,6 +61,7 @@ public final class PostgresSink<T> implements TwoPhaseCommitSink<T, PreparedTran
     private final long batchIntervalNanos;
     private final Backoff backoff;
     private final BadRowPolicy badRows;
+    private final SinkProgress progress;
 
     private PostgresSink(Builder<T> b) {
         this.connection = new ConnectionOptions(b.url, b.properties);
@@ -73,6 +74,7 @@ public final class PostgresSink<T> implements TwoPhaseCommitSink<T, PreparedTran
         this.batchIntervalNanos = b.batchInterval.toNanos();
         this.backoff = new Backoff(b.initialBackoff, b.maxBackoff, b.retryTimeout);
         this.badRows = b.badRows;
+        this.progress = new SinkProgress(b.progressTable);
     }
 
     /** A sink of records mapped to columns by {@code columns}; {@code url}, {@code table} and a mode are required. */
@@ -109,7 +111,29 @@ public final class PostgresSink<T> implements TwoPhaseCommitSink<T, PreparedTran
     @Override
     public void abortLingering(SinkContext context, long restoredCheckpointId) throws Exception {
         if (mode == Mode.EXACTLY_ONCE_APPEND) {
+            refuseRepeating(context.clock(), context.sinkName(), context.subtaskIndex(), restoredCheckpointId);
             rollBackAfter(context.clock(), context.sinkName(), context.subtaskIndex(), restoredCheckpointId);
+        }
+    }
+
+    /**
+     * Fails if {@code subtask} already committed the rows of a checkpoint after {@code restoredCheckpointId}: the
+     * restored job would write them a second time (a fresh start with a prefix that has committed rows, or a restore
+     * from a checkpoint or savepoint older than committed output).
+     */
+    private void refuseRepeating(Clock clock, String name, int subtask, long restoredCheckpointId) throws SQLException {
+        long newest = backoff.run(clock, describe(name) + " reading " + progress.table(), f -> {}, () -> {
+            try (Connection c = connection.open(true)) {
+                progress.create(c);
+                return progress.newest(c, transactionPrefix, subtask);
+            }
+        });
+        if (newest > restoredCheckpointId) {
+            throw new IllegalStateException(describe(name) + ": subtask " + subtask + " of transaction prefix '" + transactionPrefix
+                    + "' already committed the rows of checkpoint " + newest
+                    + (restoredCheckpointId < 0 ? ", but the job starts afresh" : ", after the restored checkpoint " + restoredCheckpointId)
+                    + ": they would be written twice. Restore a newer checkpoint, use another transactionPrefix, or, to write them again"
+                    + " on purpose, DELETE FROM " + progress.table() + " WHERE prefix = '" + transactionPrefix + "'");
         }
     }
 
@@ -141,6 +165,10 @@ public final class PostgresSink<T> implements TwoPhaseCommitSink<T, PreparedTran
 
     RowWriter<T> rowWriter(String name) {
         return new RowWriter<>(name, table, columns, key, badRows);
+    }
+
+    SinkProgress progress() {
+        return progress;
     }
 
     ConnectionOptions connection() {
@@ -184,6 +212,7 @@ public final class PostgresSink<T> implements TwoPhaseCommitSink<T, PreparedTran
         private Duration maxBackoff = Duration.ofSeconds(5);
         private Duration retryTimeout = Duration.ofSeconds(60);
         private BadRowPolicy badRows = BadRowPolicy.fail();
+        private String progressTable = "millrace_sink_progress";
 
         private Builder(Columns<T> columns) {
             this.columns = Objects.requireNonNull(columns, "columns");
@@ -304,6 +333,20 @@ public final class PostgresSink<T> implements TwoPhaseCommitSink<T, PreparedTran
         /** What a row the table refuses does; default {@link BadRowPolicy#fail()}. */
         public Builder<T> onBadRow(BadRowPolicy value) {
             this.badRows = Objects.requireNonNull(value, "onBadRow");
+            return this;
+        }
+
+        /**
+         * Exactly-once append: the table in which every transaction records its checkpoint (default
+         * {@code millrace_sink_progress}, created when missing; {@code name} or {@code schema.name}, letters, digits
+         * and {@code _}). Sinks may share it: its rows are per transaction prefix and subtask.
+         */
+        public Builder<T> progressTable(String value) {
+            if (value == null || !value.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
+                throw new IllegalArgumentException("option 'progressTable' must be a table name (letters, digits and '_', optionally"
+                        + " with a schema: schema.table), was " + (value == null ? "null" : "'" + value + "'"));
+            }
+            this.progressTable = value;
             return this;
         }
 

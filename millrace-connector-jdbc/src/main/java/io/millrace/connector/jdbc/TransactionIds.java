@@ -13,6 +13,25 @@ final class TransactionIds {
         this.prefix = prefix;
     }
 
+    String prefix() {
+        return prefix;
+    }
+
+    /** The subtask and checkpoint of an id of this prefix, or null when it is none. */
+    long[] parse(String gid) {
+        String head = prefix + "-";
+        int dash = gid.lastIndexOf('-');
+        if (!gid.startsWith(head) || dash < head.length()) {
+            return null;
+        }
+        String subtask = gid.substring(head.length(), dash);
+        if (subtask.isEmpty() || subtask.length() > 9 || !subtask.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        long number = numberOf(Integer.parseInt(subtask), gid);
+        return number < 0 ? null : new long[] {Integer.parseInt(subtask), number};
+    }
+
     String of(int subtask, long checkpointId) {
         return prefix + "-" + subtask + "-" + checkpointId;
     }

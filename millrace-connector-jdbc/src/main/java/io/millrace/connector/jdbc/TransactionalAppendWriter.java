@@ -44,6 +44,7 @@ final class TransactionalAppendWriter<T> implements CommittingSinkWriter<T, Prep
         this.rows = sink.rowWriter(name);
         try (Connection c = sink.backoff().run(clock, sink.describe(name) + " connecting", f -> {}, () -> sink.connection().open(true))) {
             rows.createDeadLetterTable(c);
+            sink.progress().create(c);
         }
     }
 
@@ -81,6 +82,7 @@ final class TransactionalAppendWriter<T> implements CommittingSinkWriter<T, Prep
                 }
                 rewrite();
             }
+            sink.progress().record(connection, ids.prefix(), subtask, checkpointId);
             PreparedTransactions.prepare(connection, gid);
             return null;
         });

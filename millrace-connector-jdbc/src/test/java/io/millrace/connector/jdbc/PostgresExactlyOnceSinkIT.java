@@ -168,6 +168,50 @@ class PostgresExactlyOnceSinkIT {
         assertThat(Tables.count(server(), "fresh")).isZero();
     }
 
+    @Test
+    void aStartThatWouldWriteCommittedRowsAgain_isRefused_namingThePrefixAndTheCheckpoint() throws Exception {
+        createReadings("again");
+        PostgresSink<Row> sink = sink("again", "eo-again");
+        TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+        sink.abortLingering(ctx, -1);
+        Committer<PreparedTransaction> committer = sink.createCommitter(ctx);
+        CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(ctx);
+        write(writer, 0, 5);
+        committer.commit(writer.prepareCommit(1));
+        write(writer, 5, 10);
+        committer.commit(writer.prepareCommit(2));
+        writer.close();
+        committer.close();
+        assertThat(Tables.rows(server(), "SELECT subtask, checkpoint FROM millrace_sink_progress WHERE prefix = 'eo-again'"))
+                .as("the newest committed checkpoint of the subtask").containsExactly("0|2");
+
+        assertThatThrownBy(() -> sink("again", "eo-again").abortLingering(ctx, -1))
+                .hasMessageContaining("subtask 0 of transaction prefix 'eo-again' already committed the rows of checkpoint 2, but the job starts afresh")
+                .hasMessageContaining("DELETE FROM millrace_sink_progress WHERE prefix = 'eo-again'");
+        assertThatThrownBy(() -> sink("again", "eo-again").abortLingering(ctx, 1))
+                .hasMessageContaining("already committed the rows of checkpoint 2, after the restored checkpoint 1");
+        sink("again", "eo-again").abortLingering(ctx, 2);  // the checkpoint that covers them: fine
+        assertThat(Tables.count(server(), "again")).isEqualTo(10);
+    }
+
+    @Test
+    void aPreparedTransactionRolledBackOutsideTheJob_failsItsCommit_sayingItsRowsAreLost() throws Exception {
+        createReadings("lost");
+        PostgresSink<Row> sink = sink("lost", "eo-lost");
+        TestSinkContext ctx = TestSinkContext.of(0, Clock.system());
+        sink.abortLingering(ctx, -1);
+        CommittingSinkWriter<Row, PreparedTransaction> writer = sink.createWriter(ctx);
+        write(writer, 0, 5);
+        List<PreparedTransaction> prepared = writer.prepareCommit(1);
+        writer.close();
+        server().execute("ROLLBACK PREPARED 'eo-lost-0-1'");
+        try (Committer<PreparedTransaction> committer = sink.createCommitter(ctx)) {
+            assertThatThrownBy(() -> committer.commit(prepared))
+                    .hasMessageContaining("prepared transaction eo-lost-0-1 of a complete checkpoint is neither prepared nor committed")
+                    .hasMessageContaining("its rows are lost");
+        }
+    }
+
     /** What a complete checkpoint holds of the sink and its source: the position and the committables not yet committed. */
     record Checkpoint(long id, long position, List<PreparedTransaction> pending) {}
 

@@ -33,7 +33,7 @@ class PostgresOutageIT {
 
     @BeforeEach
     void createTables() {
-        PG.server().execute("DROP TABLE IF EXISTS events, counts", PostgresCrashLoopJob.CREATE_TABLES);
+        PG.server().execute("DROP TABLE IF EXISTS events, counts, millrace_sink_progress", PostgresCrashLoopJob.CREATE_TABLES);
     }
 
     @AfterEach

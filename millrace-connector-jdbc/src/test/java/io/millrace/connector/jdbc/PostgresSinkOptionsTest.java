@@ -33,6 +33,7 @@ class PostgresSinkOptionsTest {
         assertThatThrownBy(() -> builder().retryBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("option 'retryBackoff'");
         assertThatThrownBy(() -> builder().table("two words")).hasMessageContaining("option 'table'");
         assertThatThrownBy(() -> BadRowPolicy.deadLetter("bad-name")).hasMessageContaining("option 'deadLetterTable'");
+        assertThatThrownBy(() -> builder().progressTable("x y")).hasMessageContaining("option 'progressTable'");
     }
 
     @Test
@@ -55,6 +56,10 @@ class PostgresSinkOptionsTest {
         assertThat(ids.numberOf(0, "plant_7-1-42")).isEqualTo(-1);
         assertThat(ids.numberOf(1, "plant_7-1-x")).isEqualTo(-1);
         assertThat(ids.likePatternOf(1)).isEqualTo("plant\\_7-1-%");
+        assertThat(ids.parse("plant_7-3-42")).containsExactly(3, 42);
+        assertThat(ids.parse("plant_7-3-x")).isNull();
+        assertThat(ids.parse("other-3-42")).isNull();
+        assertThat(new TransactionIds("a-b").parse("a-b-0-7")).containsExactly(0, 7);
     }
 
     @Test
