@@ -205,10 +205,13 @@ class PostgresExactlyOnceSinkIT {
         List<PreparedTransaction> prepared = writer.prepareCommit(1);
         writer.close();
         server().execute("ROLLBACK PREPARED 'eo-lost-0-1'");
-        try (Committer<PreparedTransaction> committer = sink.createCommitter(ctx)) {
+        Committer<PreparedTransaction> committer = sink.createCommitter(ctx);
+        try {
             assertThatThrownBy(() -> committer.commit(prepared))
                     .hasMessageContaining("prepared transaction eo-lost-0-1 of a complete checkpoint is neither prepared nor committed")
                     .hasMessageContaining("its rows are lost");
+        } finally {
+            committer.close();
         }
     }
 
