@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  *       rows between two checkpoint barriers into one transaction, prepares it on the barrier
  *       ({@code PREPARE TRANSACTION}) and commits it when the checkpoint completes ({@code COMMIT PREPARED}); after a
  *       crash the restored checkpoint's transactions are committed and later ones rolled back. Every row becomes
- *       visible once, with the checkpoint that covers it. Needs {@code max_prepared_transactions} on the server.
+ *       visible once, with the checkpoint that covers it. Each transaction also records its checkpoint in a
+ *       progress table ({@link SinkProgress}), so that a start which would write committed rows again is refused.
+ *       Needs {@code max_prepared_transactions} on the server.
  * </ul>
  *
  * Both run on the two-phase-commit sink contract, so that the writer hears of every checkpoint barrier. A transient
