@@ -1,0 +1,76 @@
+package io.millrace.connector.opcua;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One value change of one monitored variable, as the server reported it. A value of bad or uncertain quality is a
+ * data change like any other: its {@link #statusCode()} says so, and its {@link #value()} is what the server sent
+ * with it (often null).
+ *
+ * @param nodeId the variable's node id in OPC UA's text form, e.g. {@code ns=2;s=Line1/Press/Temperature}
+ * @param browseName the variable's browse name without its namespace index, e.g. {@code Temperature}
+ * @param displayName the variable's display name text
+ * @param value the value as a Java object (see {@link OpcUaValues} for the mapping of OPC UA types), or null
+ * @param valueType the OPC UA built-in type of the value ({@code Double}, {@code Int32}, {@code Boolean},
+ *     {@code String}...), or {@code Null} when there is no value
+ * @param sourceTime the source timestamp (when the device sampled the value), or null when the server sent none
+ * @param serverTime the server timestamp (when the server received the value), or null when it sent none
+ * @param statusCode the OPC UA status code, 32 bits unsigned ({@code 0} is Good)
+ * @param eventTime {@code sourceTime}, or {@code serverTime} when the server sent no source timestamp, or the
+ *     time the change arrived when it sent neither; in milliseconds since the epoch
+ */
+public record OpcUaDataChange(
+        String nodeId,
+        String browseName,
+        String displayName,
+        Object value,
+        String valueType,
+        Instant sourceTime,
+        Instant serverTime,
+        long statusCode,
+        long eventTime) implements OpcUaRecord {
+    private static final long SEVERITY_MASK = 0xC0000000L;
+    private static final long OVERFLOW_BIT = 0x80L;
+    private static final long INFO_TYPE_DATA_VALUE = 0x400L;
+
+    public OpcUaDataChange {
+        Objects.requireNonNull(nodeId, "nodeId");
+        Objects.requireNonNull(browseName, "browseName");
+        Objects.requireNonNull(displayName, "displayName");
+        Objects.requireNonNull(valueType, "valueType");
+    }
+
+    /** Good quality: the severity bits of the status code are 00. */
+    public boolean isGood() {
+        return (statusCode & SEVERITY_MASK) == 0;
+    }
+
+    /** Uncertain quality: severity 01. */
+    public boolean isUncertain() {
+        return (statusCode & SEVERITY_MASK) == 0x40000000L;
+    }
+
+    /** Bad quality: severity 10 (or 11). */
+    public boolean isBad() {
+        return (statusCode & 0x80000000L) != 0;
+    }
+
+    /**
+     * The server's monitored-item queue overflowed before this value: at least one older change of this variable was
+     * discarded because the job (or the network) did not keep up. See the option {@code queueSize}.
+     */
+    public boolean overflow() {
+        return (statusCode & INFO_TYPE_DATA_VALUE) != 0 && (statusCode & OVERFLOW_BIT) != 0;
+    }
+
+    /** The symbolic name of the status code ({@code Good}, {@code Bad_SensorFailure}...), or its hex value. */
+    public String statusName() {
+        return OpcUaValues.statusName(statusCode);
+    }
+
+    /** The value as a double: numbers widened, booleans as 0 or 1; null when there is no value or it is not numeric. */
+    public Double doubleValue() {
+        return OpcUaValues.asDouble(value);
+    }
+}
