@@ -6,7 +6,6 @@ import io.millrace.api.source.BadRecord;
 import io.millrace.api.source.SourceReaderContext;
 import io.millrace.api.time.Clock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,9 +55,9 @@ final class OpcUaConnection implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final Object deliveryLock = new Object();
     private final AtomicBoolean resubscribing = new AtomicBoolean();
-    private OpcUaClient client;
-    private OpcUaSubscription subscription;
-    private int nodeCount;
+    private volatile OpcUaClient client;
+    private volatile OpcUaSubscription subscription;
+    private volatile int nodeCount;
     private volatile boolean closed;
     private volatile long lastHeardMillis;
     /** Guarded by {@link #deliveryLock}: non-null while re-subscribing. */
@@ -212,6 +211,9 @@ final class OpcUaConnection implements AutoCloseable {
             subscription.create();
             notResubscribed = 0;
             for (MonitoredItemServiceOperationResult r : subscription.createMonitoredItems()) {
+                if (!r.serviceResult().isGood()) {
+                    throw new UaException(r.serviceResult(), "creating the monitored items failed");
+                }
                 if (!r.isGood()) {
                     notResubscribed++;
                     LOG.warn("OPC UA source '{}': node {} could not be monitored again: {}", sourceName,
@@ -319,9 +321,5 @@ final class OpcUaConnection implements AutoCloseable {
         public void onSessionActive(UaSession session) {
             LOG.info("OPC UA source '{}': session with {} active", sourceName, options.endpoint());
         }
-    }
-
-    static Path path(String p) {
-        return p == null ? null : Path.of(p);
     }
 }

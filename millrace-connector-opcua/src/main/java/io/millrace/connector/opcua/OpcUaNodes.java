@@ -76,7 +76,7 @@ final class OpcUaNodes {
             Object cls = nodeClass.getValue().value();
             int code = cls instanceof Number num ? num.intValue() : cls instanceof NodeClass nc ? nc.getValue() : -1;
             if (code != NodeClass.Variable.getValue()) {
-                problems.add(id + " (a " + (NodeClass.from(code) == null ? "node of class " + code : NodeClass.from(code)) + ", not a variable"
+                problems.add(id + " (" + (NodeClass.from(code) == null ? "class " + code : NodeClass.from(code)) + " node, not a variable"
                         + (code == NodeClass.Object.getValue() ? ": give folders with option 'browse'" : "") + ")");
                 continue;
             }

@@ -220,7 +220,7 @@ class OpcUaSourceIT {
         String folder = server.nodeId("Line1");
         assertThatThrownBy(() -> runToFailure(fast().nodes(server.nodeId("Line1/Count"), missing, folder).build()))
                 .hasStackTraceContaining("option 'nodes': cannot monitor " + missing + " (Bad_NodeIdUnknown)")
-                .hasStackTraceContaining(folder + " (a Object, not a variable: give folders with option 'browse')")
+                .hasStackTraceContaining(folder + " (Object node, not a variable: give folders with option 'browse')")
                 .hasStackTraceContaining(server.endpoint());
         assertThatThrownBy(() -> runToFailure(fast().browse(missing).build()))
                 .hasStackTraceContaining("option 'browse': cannot browse " + missing);
