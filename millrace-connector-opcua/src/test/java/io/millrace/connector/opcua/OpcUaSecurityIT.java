@@ -98,7 +98,8 @@ class OpcUaSecurityIT {
                 .clientCertificate(ClientCertificate.pem(server.clientCertificatePem(), server.clientKeyPem()))
                 .trustedServerCertificates(trust).nodes(running).build();
         assertThatThrownBy(() -> runToFailure(source))
-                .hasStackTraceContaining("the server certificate CN=Millrace test server")
+                .hasStackTraceContaining("identity anonymous): the server certificate ")
+                .hasStackTraceContaining("CN=Millrace test server (SHA-1 ")
                 .hasStackTraceContaining("is not trusted")
                 .hasStackTraceContaining("move it into " + trust + " to trust it");
         List<Path> rejected;
