@@ -57,8 +57,9 @@ public record OpcUaDataChange(
     }
 
     /**
-     * The server's monitored-item queue overflowed before this value: at least one older change of this variable was
-     * discarded because the job (or the network) did not keep up. See the option {@code queueSize}.
+     * The server's queue for this variable overflowed around this value: changes of this variable were discarded
+     * because more happened between two publishes than the queue holds, or the job (or the network) did not keep up.
+     * See the option {@code queueSize}.
      */
     public boolean overflow() {
         return (statusCode & INFO_TYPE_DATA_VALUE) != 0 && (statusCode & OVERFLOW_BIT) != 0;

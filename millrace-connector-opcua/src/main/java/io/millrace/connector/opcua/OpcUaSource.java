@@ -23,7 +23,7 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
  * it subscribes again is delivered (the server sends each variable's current value first). A restart of the server is
  * reported as an {@link OpcUaGap} with its time span and the number of variables concerned. While connected, the
  * server keeps up to {@code queueSize} changes per variable between two publishes; a job slower than that makes the
- * server discard the oldest ones, and the next change it does deliver has {@link OpcUaDataChange#overflow()} set.
+ * server discard the oldest ones, and the changes it delivers after that have {@link OpcUaDataChange#overflow()} set.
  * Checkpoints store nothing to replay: only the split's id.
  *
  * <p>One subscription, one connection: the source runs with parallelism 1.
@@ -138,8 +138,8 @@ public final class OpcUaSource implements Source<OpcUaRecord, OpcUaSubscriptionS
 
         /**
          * How many changes of one variable the server keeps between two publishes; default 100. When more happen, or
-         * the job does not keep up, the oldest (with {@link #discardNewest()}: the newest) are dropped and the next
-         * delivered change of that variable has its overflow bit set ({@link OpcUaDataChange#overflow()}).
+         * the job does not keep up, the oldest (with {@link #discardNewest()}: the newest) are dropped and the changes
+         * of that variable delivered after the drop have their overflow bit set ({@link OpcUaDataChange#overflow()}).
          */
         public Builder queueSize(int size) {
             if (size < 1) {

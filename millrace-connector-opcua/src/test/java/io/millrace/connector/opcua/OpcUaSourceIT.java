@@ -161,6 +161,33 @@ class OpcUaSourceIT {
     }
 
     @Test
+    void moreChangesThanTheQueueHoldsBetweenTwoPublishes_dropTheOldest_andTheOverflowBitMarksThem() throws Exception {
+        Instant t = Instant.parse("2026-02-06T00:00:00Z");
+        server.set("Line1/Count", 0, t);
+        String count = server.nodeId("Line1/Count");
+        OpcUaSource source = OpcUaSource.builder().endpoint(server.endpoint()).nodes(count)
+                .samplingInterval(Duration.ofMillis(10)).publishingInterval(Duration.ofMillis(1500)).queueSize(3).build();
+        try (RunningJob job = RunningJob.start(source)) {
+            job.awaitValue(count, 0);
+            for (int i = 1; i <= 8; i++) {
+                long sampled = server.reads("Line1/Count");
+                server.set("Line1/Count", i, t.plusSeconds(i));
+                io.millrace.testing.Await.until("a sample of " + sampled, () -> server.reads("Line1/Count") >= sampled + 2);
+            }
+            job.awaitValue(count, 8);
+
+            List<OpcUaDataChange> changes = job.changes(count);
+            List<Object> values = changes.stream().map(OpcUaDataChange::value).toList();
+            assertThat(values).as("the newest changes are kept, in order").startsWith(0).endsWith(8).isSortedAccordingTo(
+                    java.util.Comparator.comparing(v -> (Integer) v)).doesNotHaveDuplicates();
+            assertThat(values.size()).as("changes dropped beyond the queue of 3").isLessThan(9);
+            assertThat(changes.stream().filter(OpcUaDataChange::overflow)).as("the drops are marked").isNotEmpty();
+            assertThat(changes.get(0).overflow()).isFalse();
+            assertThat(changes).allSatisfy(c -> assertThat(c.isGood()).isTrue());
+        }
+    }
+
+    @Test
     void aValueWithoutSourceTime_hasTheServerTimeAsEventTime() throws Exception {
         Instant t = Instant.parse("2026-02-04T00:00:00Z");
         server.set("Other/Ambient", 18.0, t);

@@ -27,6 +27,7 @@ final class PlantNamespace extends ManagedNamespaceWithLifecycle {
     private final SubscriptionModel subscriptions;
     private final Map<String, UaVariableNode> variables = new LinkedHashMap<>();
     private final Map<String, DataValue> initial;
+    private final Map<NodeId, java.util.concurrent.atomic.AtomicLong> reads = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param initial the values the variables start with, by path (e.g. {@code Line1/Temperature}) */
     PlantNamespace(OpcUaServer server, Map<String, DataValue> initial) {
@@ -83,6 +84,23 @@ final class PlantNamespace extends ManagedNamespaceWithLifecycle {
 
     NodeId nodeId(String path) {
         return newNodeId("Plant/" + path);
+    }
+
+    /** Counts the reads of each node: the subscriptions' sampling reads through here. */
+    @Override
+    public List<DataValue> read(org.eclipse.milo.opcua.sdk.server.AddressSpace.ReadContext context, Double maxAge,
+            org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn timestamps,
+            List<org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId> ids) {
+        List<DataValue> values = super.read(context, maxAge, timestamps, ids);
+        for (var id : ids) {
+            reads.computeIfAbsent(id.getNodeId(), k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+        }
+        return values;
+    }
+
+    long reads(String path) {
+        var n = reads.get(nodeId(path));
+        return n == null ? 0 : n.get();
     }
 
     @Override

@@ -215,6 +215,11 @@ public final class TestOpcUaServer implements AutoCloseable {
         }
     }
 
+    /** How often the running server has read a variable: its subscriptions sample through reads. */
+    public synchronized long reads(String path) {
+        return namespace == null ? 0 : namespace.reads(path);
+    }
+
     /** {@code opc.tcp://127.0.0.1:<port>/plant}. */
     public String endpoint() {
         return "opc.tcp://127.0.0.1:" + port + "/plant";
