@@ -188,6 +188,38 @@ class OpcUaSourceIT {
     }
 
     @Test
+    void aValueTheSourceCannotConvert_goesToTheDeadLetters_namingTheNode_andTheJobGoesOn() throws Exception {
+        Instant t = Instant.parse("2026-02-07T00:00:00Z");
+        server.set("Other/Ambient", 17.0, t);
+        String limits = server.nodeId("Other/Limits");
+        String ambient = server.nodeId("Other/Ambient");
+        Pipeline p = Pipeline.create(new PipelineConfig().parallelism(1));
+        CollectSink<OpcUaRecord> records = new CollectSink<>();
+        CollectSink<io.millrace.api.source.BadRecord> dead = new CollectSink<>();
+        var stream = p.fromSource(fast().nodes(limits, ambient).build(), WatermarkStrategy.<OpcUaRecord>noWatermarks(),
+                io.millrace.api.source.BadRecordPolicy.DEAD_LETTER, "plc");
+        stream.sinkTo(records);
+        stream.getSideOutput(io.millrace.api.source.BadRecord.DEAD_LETTERS).sinkTo(dead);
+        var handle = p.executeAsync("dead letters");
+        try {
+            io.millrace.testing.Await.until("a dead letter and the ambient value", Duration.ofSeconds(30),
+                    () -> dead.size() >= 1 && records.results().stream().anyMatch(r -> r instanceof OpcUaDataChange c && c.value().equals(17.0)));
+            server.set("Other/Ambient", 17.5, t.plusSeconds(1));
+            io.millrace.testing.Await.until("the next ambient value", Duration.ofSeconds(30),
+                    () -> records.results().stream().anyMatch(r -> r instanceof OpcUaDataChange c && c.value().equals(17.5)));
+        } finally {
+            handle.cancel();
+            handle.await(Duration.ofSeconds(20));
+        }
+        assertThat(dead.results()).singleElement().satisfies(bad -> {
+            assertThat(bad.location()).isEqualTo("node " + limits + " at " + server.endpoint());
+            assertThat(bad.reason()).contains("values of type ExtensionObject").contains("are not supported");
+            assertThat(bad.rawText()).isNotEmpty();
+        });
+        assertThat(records.results()).allSatisfy(r -> assertThat(((OpcUaDataChange) r).nodeId()).isEqualTo(ambient));
+    }
+
+    @Test
     void aValueWithoutSourceTime_hasTheServerTimeAsEventTime() throws Exception {
         Instant t = Instant.parse("2026-02-04T00:00:00Z");
         server.set("Other/Ambient", 18.0, t);

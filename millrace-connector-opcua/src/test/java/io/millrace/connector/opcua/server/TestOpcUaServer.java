@@ -70,7 +70,8 @@ public final class TestOpcUaServer implements AutoCloseable {
             new Variable("Line1/Running", NodeIds.Boolean, "Line 1 running"),
             new Variable("Line1/Mode", NodeIds.String, "Line 1 mode"),
             new Variable("Line1/Press/Force", NodeIds.Double, "Press force"),
-            new Variable("Other/Ambient", NodeIds.Double, "Ambient temperature"));
+            new Variable("Other/Ambient", NodeIds.Double, "Ambient temperature"),
+            new Variable("Other/Limits", NodeIds.Range, "Alarm limits"));
 
     /** The source time of every initial value. */
     public static final Instant INITIAL_TIME = Instant.parse("2026-01-01T00:00:00Z");
@@ -123,6 +124,10 @@ public final class TestOpcUaServer implements AutoCloseable {
             return new Variant(0);
         } else if (v.dataType().equals(NodeIds.Boolean)) {
             return new Variant(false);
+        } else if (v.dataType().equals(NodeIds.Range)) {
+            return new Variant(org.eclipse.milo.opcua.stack.core.types.builtin.ExtensionObject.encode(
+                    org.eclipse.milo.opcua.stack.core.encoding.DefaultEncodingContext.INSTANCE,
+                    new org.eclipse.milo.opcua.stack.core.types.structured.Range(0.0, 100.0)));
         }
         return new Variant("idle");
     }
