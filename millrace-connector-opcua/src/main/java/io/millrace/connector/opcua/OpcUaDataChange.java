@@ -1,5 +1,8 @@
 package io.millrace.connector.opcua;
 
+import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowType;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -30,6 +33,29 @@ public record OpcUaDataChange(
         Instant serverTime,
         long statusCode,
         long eventTime) implements OpcUaRecord {
+    /**
+     * The row form of a data change ({@link #toRow()}): {@code node_id}, {@code browse_name}, {@code display_name},
+     * {@code value_type}, the value in the column of its kind ({@code value_double} for Float and Double,
+     * {@code value_long} for the integer types, {@code value_boolean}, {@code value_string} for strings and the text of
+     * any other value: ISO-8601 for a DateTime, Base64 for a ByteString), the others null; {@code source_time},
+     * {@code server_time} (null when absent), {@code status_code}, {@code status} (its name) and {@code event_time}.
+     */
+    public static final RowType ROW_TYPE = RowType.builder()
+            .field("node_id", FieldType.STRING)
+            .field("browse_name", FieldType.STRING)
+            .field("display_name", FieldType.STRING)
+            .field("value_type", FieldType.STRING)
+            .nullableField("value_double", FieldType.DOUBLE)
+            .nullableField("value_long", FieldType.BIGINT)
+            .nullableField("value_boolean", FieldType.BOOLEAN)
+            .nullableField("value_string", FieldType.STRING)
+            .nullableField("source_time", FieldType.TIMESTAMP)
+            .nullableField("server_time", FieldType.TIMESTAMP)
+            .field("status_code", FieldType.BIGINT)
+            .field("status", FieldType.STRING)
+            .field("event_time", FieldType.TIMESTAMP)
+            .build();
+
     private static final long SEVERITY_MASK = 0xC0000000L;
     private static final long OVERFLOW_BIT = 0x80L;
     private static final long INFO_TYPE_DATA_VALUE = 0x400L;
@@ -73,5 +99,21 @@ public record OpcUaDataChange(
     /** The value as a double: numbers widened, booleans as 0 or 1; null when there is no value or it is not numeric. */
     public Double doubleValue() {
         return OpcUaValues.asDouble(value);
+    }
+
+    /** This change as a row of {@link #ROW_TYPE}. */
+    public Row toRow() {
+        Double d = value instanceof Double || value instanceof Float ? ((Number) value).doubleValue() : null;
+        Long l = value instanceof Integer || value instanceof Long ? ((Number) value).longValue() : null;
+        Boolean b = value instanceof Boolean bool ? bool : null;
+        String text = null;
+        if (value instanceof byte[] bytes) {
+            text = java.util.Base64.getEncoder().encodeToString(bytes);
+        } else if (value != null && d == null && l == null && b == null) {
+            text = value.toString();
+        }
+        return Row.of(ROW_TYPE, nodeId, browseName, displayName, valueType, d, l, b, text,
+                sourceTime == null ? null : sourceTime.toEpochMilli(), serverTime == null ? null : serverTime.toEpochMilli(),
+                statusCode, statusName(), eventTime);
     }
 }

@@ -113,6 +113,29 @@ class OpcUaSourceBuilderTest {
         assertThat(good.doubleValue()).isEqualTo(2.0);
     }
 
+    @Test
+    void toRow_putsTheValueInTheColumnOfItsKind() {
+        Instant source = Instant.parse("2026-05-02T08:00:00Z");
+        Instant server = source.plusMillis(40);
+        var row = new OpcUaDataChange("ns=2;s=P", "P", "Press", 2.5, "Double", source, server, 0, source.toEpochMilli()).toRow();
+        assertThat(row.getString(row.type().index("node_id"))).isEqualTo("ns=2;s=P");
+        assertThat(row.getDouble(row.type().index("value_double"))).isEqualTo(2.5);
+        assertThat(row.isNullAt(row.type().index("value_long"))).isTrue();
+        assertThat(row.isNullAt(row.type().index("value_string"))).isTrue();
+        assertThat(row.getTimestamp(row.type().index("source_time"))).isEqualTo(source.toEpochMilli());
+        assertThat(row.getTimestamp(row.type().index("server_time"))).isEqualTo(server.toEpochMilli());
+        assertThat(row.getString(row.type().index("status"))).isEqualTo("Good");
+        var count = new OpcUaDataChange("ns=2;s=C", "C", "C", 7, "Int32", null, server, StatusCodes.Bad_SensorFailure, server.toEpochMilli()).toRow();
+        assertThat(count.getLong(count.type().index("value_long"))).isEqualTo(7L);
+        assertThat(count.isNullAt(count.type().index("source_time"))).isTrue();
+        assertThat(count.getLong(count.type().index("status_code"))).isEqualTo(StatusCodes.Bad_SensorFailure);
+        assertThat(count.getString(count.type().index("status"))).isEqualTo("Bad_SensorFailure");
+        var bytes = new OpcUaDataChange("ns=2;s=B", "B", "B", new byte[] {1, 2, 3}, "ByteString", null, null, 0, 0).toRow();
+        assertThat(bytes.getString(bytes.type().index("value_string"))).isEqualTo("AQID");
+        var flag = new OpcUaDataChange("ns=2;s=F", "F", "F", true, "Boolean", null, null, 0, 0).toRow();
+        assertThat(flag.getBoolean(flag.type().index("value_boolean"))).isTrue();
+    }
+
     private static OpcUaDataChange change(long status) {
         return new OpcUaDataChange("ns=2;s=T", "T", "T", 2, "Int32", null, null, status, 0);
     }
