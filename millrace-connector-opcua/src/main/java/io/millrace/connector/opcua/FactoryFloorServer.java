@@ -146,12 +146,19 @@ public final class FactoryFloorServer implements AutoCloseable {
         return feed;
     }
 
+    /** Stops the feed job and the server. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         feed.cancel();
-        feed.await(Duration.ofSeconds(20));
-        namespace.shutdown();
-        server.shutdown().get(20, TimeUnit.SECONDS);
+        try {
+            feed.await(Duration.ofSeconds(20));
+            namespace.shutdown();
+            server.shutdown().get(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the factory simulator's OPC UA server at " + endpoint + " did not shut down: " + e, e);
+        }
     }
 
     private static String tag(Sensor s) {

@@ -196,7 +196,11 @@ final class OpcUaConnection implements AutoCloseable {
             heldBack = new ArrayList<>();
         }
         LOG.warn("OPC UA source '{}': the subscription at {} was lost ({}); subscribing again", sourceName, options.endpoint(), cause);
-        scheduler.execute(() -> resubscribe(from, cause, 1));
+        try {
+            scheduler.execute(() -> resubscribe(from, cause, 1));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // closed meanwhile: nothing to subscribe again
+        }
     }
 
     private void resubscribe(long from, String cause, int attempt) {
@@ -226,7 +230,11 @@ final class OpcUaConnection implements AutoCloseable {
             LOG.info("OPC UA source '{}': subscribing again at {} failed ({}); next attempt in {} ms", sourceName, options.endpoint(),
                     e.getMessage(), delay);
             subscription.reset();
-            scheduler.schedule(() -> resubscribe(from, cause, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            try {
+                scheduler.schedule(() -> resubscribe(from, cause, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // closed meanwhile: nothing to subscribe again
+            }
             return;
         }
         long to = clock.millis();

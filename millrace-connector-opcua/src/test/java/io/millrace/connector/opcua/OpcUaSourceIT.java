@@ -121,7 +121,7 @@ class OpcUaSourceIT {
             server.set("Line1/Press/Force", 42.0, t.plusSeconds(1));
             job.awaitValue(force, 42.0);
 
-            assertThat(job.changes()).extracting(OpcUaDataChange::nodeId).containsOnlyElementsOf(expected);
+            assertThat(job.changes()).extracting(OpcUaDataChange::nodeId).isSubsetOf(expected);
             assertThat(expected).hasSize(6).doesNotContain(server.nodeId("Other/Ambient"));
             assertThat(job.changes(force)).extracting(OpcUaDataChange::value).containsExactly(1.5, 42.0);
             assertThat(job.changes(force).get(1).sourceTime()).isEqualTo(t.plusSeconds(1));

@@ -73,8 +73,12 @@ final class RunningJob implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         handle.cancel();
-        handle.await(Duration.ofSeconds(20));
+        try {
+            handle.await(Duration.ofSeconds(20));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -181,7 +181,7 @@ public final class TestOpcUaServer implements AutoCloseable {
     }
 
     /** Stops the server: connections are closed, sessions and subscriptions forgotten. */
-    public synchronized void stop() throws Exception {
+    public synchronized void stop() throws InterruptedException, java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
         if (server == null) {
             return;
         }
@@ -273,7 +273,13 @@ public final class TestOpcUaServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        stop();
+    public void close() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the test server did not stop: " + e, e);
+        }
     }
 }
