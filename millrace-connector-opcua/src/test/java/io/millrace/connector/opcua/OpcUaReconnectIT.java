@@ -89,6 +89,39 @@ class OpcUaReconnectIT {
     }
 
     @Test
+    void aVariableGoneAfterTheRestart_isCountedAsNotResubscribed_theOthersFlowOn() throws Exception {
+        Instant t0 = Instant.parse("2026-04-03T00:00:00Z");
+        server.set("Line1/Temperature", 50.0, t0);
+        server.set("Line1/Running", true, t0);
+        String temperature = server.nodeId("Line1/Temperature");
+        String running = server.nodeId("Line1/Running");
+        try (RunningJob job = RunningJob.start(source(temperature, running))) {
+            job.awaitValue(temperature, 50.0);
+            job.awaitValue(running, true);
+            server.stop();
+            server.startWithout(java.util.Set.of("Line1/Running"));
+            try {
+                Await.until("a gap", Duration.ofSeconds(40), () -> {
+                    job.failIfEnded();
+                    return !job.gaps().isEmpty();
+                });
+                server.set("Line1/Temperature", 51.0, t0.plusSeconds(1));
+                job.awaitValue(temperature, 51.0);
+
+                assertThat(job.gaps()).singleElement().satisfies(gap -> {
+                    assertThat(gap.nodes()).isEqualTo(2);
+                    assertThat(gap.nodesNotResubscribed()).isEqualTo(1);
+                });
+                assertThat(job.changes(running)).extracting(OpcUaDataChange::value).containsExactly(true);
+                assertThat(job.changes(temperature)).extracting(OpcUaDataChange::value).containsExactly(50.0, 50.0, 51.0);
+            } finally {
+                server.stop();
+                server.start();
+            }
+        }
+    }
+
+    @Test
     void jobRestartFromACheckpoint_subscribesAnew_andDeliversTheCurrentValue_changesWhileItWasDownAreLost() throws Exception {
         Instant t0 = Instant.parse("2026-04-02T00:00:00Z");
         Path checkpoints = dir.resolve("checkpoints");

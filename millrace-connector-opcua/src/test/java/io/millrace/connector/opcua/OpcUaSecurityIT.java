@@ -66,6 +66,28 @@ class OpcUaSecurityIT {
     }
 
     @Test
+    void basic256Sha256_withAUserName_subscribesAgainAfterAServerRestart() throws Exception {
+        String count = server.nodeId("Line1/Count");
+        Instant t = Instant.parse("2026-03-05T00:00:00Z");
+        server.set("Line1/Count", 70, t);
+        OpcUaSource source = secure()
+                .clientCertificate(ClientCertificate.pkcs12(server.clientKeyStore(), TestOpcUaServer.KEY_STORE_PASSWORD, null))
+                .trustedServerCertificates(server.trustDirectory())
+                .username(TestOpcUaServer.USER, TestOpcUaServer.PASSWORD)
+                .keepAliveInterval(Duration.ofSeconds(1)).requestTimeout(Duration.ofSeconds(2))
+                .nodes(count).build();
+        try (RunningJob job = RunningJob.start(source)) {
+            job.awaitValue(count, 70);
+            server.stop();
+            server.set("Line1/Count", 71, t.plusSeconds(1));
+            server.start();
+            job.awaitValue(count, 71);
+            assertThat(job.gaps()).hasSize(1);
+            assertThat(job.changes(count)).extracting(OpcUaDataChange::value).containsExactly(70, 71);
+        }
+    }
+
+    @Test
     void basic256Sha256_signOnly_withPemFiles_andAnonymous_deliversValues() throws Exception {
         String mode = server.nodeId("Line1/Mode");
         server.set("Line1/Mode", "pem", Instant.parse("2026-03-02T00:00:00Z"));

@@ -29,7 +29,7 @@ final class PlantNamespace extends ManagedNamespaceWithLifecycle {
     private final Map<String, DataValue> initial;
     private final Map<NodeId, java.util.concurrent.atomic.AtomicLong> reads = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** @param initial the values the variables start with, by path (e.g. {@code Line1/Temperature}) */
+    /** @param initial the values the variables start with, by path (e.g. {@code Line1/Temperature}); a variable not in it is left out */
     PlantNamespace(OpcUaServer server, Map<String, DataValue> initial) {
         super(server, URI);
         this.initial = initial;
@@ -43,6 +43,9 @@ final class PlantNamespace extends ManagedNamespaceWithLifecycle {
         plant.addReference(new Reference(plant.getNodeId(), NodeIds.Organizes, NodeIds.ObjectsFolder.expanded(), false));
         Map<String, UaFolderNode> folders = new LinkedHashMap<>();
         for (TestOpcUaServer.Variable v : TestOpcUaServer.VARIABLES) {
+            if (!initial.containsKey(v.path())) {
+                continue;
+            }
             String folderPath = v.path().substring(0, v.path().lastIndexOf('/'));
             UaFolderNode folder = folders.computeIfAbsent(folderPath, p -> {
                 int slash = p.lastIndexOf('/');
@@ -76,10 +79,9 @@ final class PlantNamespace extends ManagedNamespaceWithLifecycle {
 
     void set(String path, DataValue value) {
         UaVariableNode node = variables.get(path);
-        if (node == null) {
-            throw new IllegalArgumentException("no variable " + path + " in the test namespace");
+        if (node != null) {
+            node.setValue(value);
         }
-        node.setValue(value);
     }
 
     NodeId nodeId(String path) {

@@ -134,6 +134,11 @@ public final class TestOpcUaServer implements AutoCloseable {
 
     /** Starts (again) on the same port: a new server instance with the values last set. */
     public synchronized void start() throws Exception {
+        startWithout(Set.of());
+    }
+
+    /** Starts (again) on the same port, without the variables at {@code omitted} (as if removed from the PLC). */
+    public synchronized void startWithout(Set<String> omitted) throws Exception {
         if (server != null) {
             throw new IllegalStateException("the test server is running");
         }
@@ -172,7 +177,9 @@ public final class TestOpcUaServer implements AutoCloseable {
                         new UsernameIdentityValidator(c -> USER.equals(c.getUsername()) && PASSWORD.equals(c.getPassword()))))
                 .build();
         OpcUaServer s = new OpcUaServer(config, profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder().build()));
-        PlantNamespace ns = new PlantNamespace(s, new LinkedHashMap<>(values));
+        Map<String, DataValue> present = new LinkedHashMap<>(values);
+        present.keySet().removeAll(omitted);
+        PlantNamespace ns = new PlantNamespace(s, present);
         ns.startup();
         s.startup().get(10, TimeUnit.SECONDS);
         server = s;
