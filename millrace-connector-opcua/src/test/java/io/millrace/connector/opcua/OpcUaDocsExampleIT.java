@@ -44,7 +44,7 @@ class OpcUaDocsExampleIT {
 
             var records = pipeline.fromSource(plc,
                     WatermarkStrategy.<OpcUaRecord>boundedOutOfOrderness(Duration.ofSeconds(2))   // event time: source timestamps
-                            .withIdleness(Duration.ofMinutes(1)),                               // values that do not change send nothing
+                            .withIdleness(Duration.ofMinutes(1)),                               // a quiet server holds back no other input
                     "press");
             records.filter(r -> r instanceof OpcUaDataChange c && c.isGood())
                     .map(r -> (OpcUaDataChange) r)
