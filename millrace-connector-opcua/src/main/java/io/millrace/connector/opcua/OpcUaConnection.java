@@ -60,6 +60,8 @@ final class OpcUaConnection implements AutoCloseable {
     private volatile int nodeCount;
     private volatile boolean closed;
     private volatile long lastHeardMillis;
+    /** The highest event time of the changes delivered so far, for the gaps' event time. */
+    private volatile long maxEventTime = Long.MIN_VALUE;
     /** Guarded by {@link #deliveryLock}: non-null while re-subscribing. */
     private List<Object> heldBack;
     private long gaps;
@@ -178,6 +180,9 @@ final class OpcUaConnection implements AutoCloseable {
             return new BadRecord(String.valueOf(raw).getBytes(StandardCharsets.UTF_8), "node " + node.text() + " at " + options.endpoint(),
                     e.getMessage());
         }
+        if (eventTime > maxEventTime) {
+            maxEventTime = eventTime;
+        }
         return new OpcUaDataChange(node.text(), node.browseName(), node.displayName(), value, OpcUaValues.typeName(dv.getValue()), source,
                 server, dv.getStatusCode().value(), eventTime);
     }
@@ -192,18 +197,19 @@ final class OpcUaConnection implements AutoCloseable {
             return;
         }
         long from = lastHeardMillis;
+        long eventTime = maxEventTime;
         synchronized (deliveryLock) {
             heldBack = new ArrayList<>();
         }
         LOG.warn("OPC UA source '{}': the subscription at {} was lost ({}); subscribing again", sourceName, options.endpoint(), cause);
         try {
-            scheduler.execute(() -> resubscribe(from, cause, 1));
+            scheduler.execute(() -> resubscribe(from, eventTime, cause, 1));
         } catch (java.util.concurrent.RejectedExecutionException closing) {
             // closed meanwhile: nothing to subscribe again
         }
     }
 
-    private void resubscribe(long from, String cause, int attempt) {
+    private void resubscribe(long from, long eventTime, String cause, int attempt) {
         if (closed) {
             return;
         }
@@ -231,7 +237,7 @@ final class OpcUaConnection implements AutoCloseable {
                     e.getMessage(), delay);
             subscription.reset();
             try {
-                scheduler.schedule(() -> resubscribe(from, cause, attempt + 1), delay, TimeUnit.MILLISECONDS);
+                scheduler.schedule(() -> resubscribe(from, eventTime, cause, attempt + 1), delay, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.RejectedExecutionException closing) {
                 // closed meanwhile: nothing to subscribe again
             }
@@ -243,7 +249,7 @@ final class OpcUaConnection implements AutoCloseable {
         synchronized (deliveryLock) {
             gaps++;
             OpcUaGap gap = new OpcUaGap(options.endpoint(), Instant.ofEpochMilli(from), Instant.ofEpochMilli(to), nodeCount, notResubscribed,
-                    cause, gaps);
+                    cause, gaps, eventTime == Long.MIN_VALUE ? to : eventTime);
             LOG.warn("OPC UA source '{}': subscribed again at {}; changes from {} to {} of {} variables may be lost{}", sourceName,
                     options.endpoint(), gap.from(), gap.to(), nodeCount, notResubscribed == 0 ? "" : ", " + notResubscribed + " not monitored");
             first.add(gap);
@@ -303,10 +309,12 @@ final class OpcUaConnection implements AutoCloseable {
         public void onNotificationDataLost(OpcUaSubscription s) {
             long from = lastHeardMillis;
             long to = clock.millis();
+            long eventTime = maxEventTime;
             synchronized (deliveryLock) {
                 gaps++;
                 OpcUaGap gap = new OpcUaGap(options.endpoint(), Instant.ofEpochMilli(from), Instant.ofEpochMilli(to), nodeCount, 0,
-                        "Bad_MessageNotAvailable: the server could not send notifications again that the client missed", gaps);
+                        "Bad_MessageNotAvailable: the server could not send notifications again that the client missed", gaps,
+                        eventTime == Long.MIN_VALUE ? to : eventTime);
                 if (heldBack != null) {
                     heldBack.add(gap);
                 } else {

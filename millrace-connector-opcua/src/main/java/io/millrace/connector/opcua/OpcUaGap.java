@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param cause why the subscription was lost, e.g. {@code Bad_SubscriptionIdInvalid} from the failed transfer to a
  *     new session after a server restart
  * @param gapsSoFar how many gaps this source subtask has reported since it started, this one included
+ * @param eventTime the highest event time of the changes delivered before the gap (the devices' clock, which need not
+ *     be the gateway's), or {@code to} when there were none: so a gap never moves the watermark past the data
  */
-public record OpcUaGap(String endpoint, Instant from, Instant to, int nodes, int nodesNotResubscribed, String cause, long gapsSoFar)
-        implements OpcUaRecord {
+public record OpcUaGap(String endpoint, Instant from, Instant to, int nodes, int nodesNotResubscribed, String cause, long gapsSoFar,
+        long eventTime) implements OpcUaRecord {
     public OpcUaGap {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(from, "from");
@@ -33,9 +35,4 @@ public record OpcUaGap(String endpoint, Instant from, Instant to, int nodes, int
         return Math.max(0, to.toEpochMilli() - from.toEpochMilli());
     }
 
-    /** Gaps are stamped with {@code to}, when values flow again. */
-    @Override
-    public long eventTime() {
-        return to.toEpochMilli();
-    }
 }
