@@ -11,7 +11,6 @@ import io.millrace.connector.opcua.server.TestOpcUaServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.eclipse.milo.opcua.stack.core.StatusCodes;
@@ -95,14 +94,12 @@ class OpcUaSourceIT {
             assertThat(job.changes(temperature).get(0).valueType()).isEqualTo("Double");
             assertThat(job.changes(running).get(0).valueType()).isEqualTo("Boolean");
             assertThat(job.changes(mode).get(0).valueType()).isEqualTo("String");
-            List<Long> stamps = new ArrayList<>();
             List<OpcUaRecord> all = job.sink.results();
-            List<Long> sinkStamps = job.sink.timestamps();
+            List<Long> stamps = job.sink.timestamps();
+            assertThat(stamps).hasSameSizeAs(all).hasSize(84);
             for (int i = 0; i < all.size(); i++) {
-                assertThat(sinkStamps.get(i)).as("record %s is emitted with its event time", all.get(i)).isEqualTo(all.get(i).eventTime());
-                stamps.add(sinkStamps.get(i));
+                assertThat(stamps.get(i)).as("record %s is emitted with its event time", all.get(i)).isEqualTo(all.get(i).eventTime());
             }
-            assertThat(stamps).isNotEmpty();
             assertThat(job.gaps()).isEmpty();
         }
     }

@@ -47,7 +47,7 @@ final class RunningJob implements AutoCloseable {
 
     /** Waits until a change of {@code nodeId} with {@code value} arrived, failing early if the job ended. */
     void awaitValue(String nodeId, Object value) {
-        Await.until(nodeId + " = " + value + " (received: " + "see sink)", Duration.ofSeconds(30), () -> {
+        Await.until("a change of " + nodeId + " to " + value, Duration.ofSeconds(30), () -> {
             failIfEnded();
             return changes(nodeId).stream().anyMatch(c -> java.util.Objects.equals(c.value(), value));
         });
