@@ -20,7 +20,8 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
  *
  * <p><b>Guarantee.</b> A subscription cannot be replayed, so the source is at-most-once across a restart of the job or
  * of the server: changes made while the source is not subscribed are lost, and the first value of every variable after
- * it subscribes again is delivered (the server sends each variable's current value first). A restart of the server is
+ * it subscribes again is delivered (the server sends each variable's current value first; a value delivered before that
+ * has not changed since comes again, with the same source timestamp). A restart of the server is
  * reported as an {@link OpcUaGap} with its time span and the number of variables concerned. While connected, the
  * server keeps up to {@code queueSize} changes per variable between two publishes; a job slower than that makes the
  * server discard the oldest ones, and the changes it delivers after that have {@link OpcUaDataChange#overflow()} set.
