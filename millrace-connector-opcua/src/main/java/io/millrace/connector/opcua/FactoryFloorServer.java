@@ -141,6 +141,33 @@ public final class FactoryFloorServer implements AutoCloseable {
         return namespace.id("Factory/" + machineId + "/" + tag).toParseableString();
     }
 
+    /**
+     * Turns the changes an {@link OpcUaSource} reads from this server back into the simulator's events, so that a
+     * pipeline written for the simulator runs unchanged on the OPC UA path: a good change of a sensor tag becomes a
+     * {@link SensorReading}, of {@code Spindle} a {@link SpindleEvent}, with the change's event time (the simulator's)
+     * and {@code seq} -1 (OPC UA does not carry it); other records (bad values, gaps) are dropped.
+     */
+    public static io.millrace.api.functions.FlatMapFunction<OpcUaRecord, FactoryEvent> toFactoryEvents() {
+        return (record, out) -> {
+            if (!(record instanceof OpcUaDataChange c) || !c.isGood() || c.value() == null) {
+                return;
+            }
+            String path = c.nodeId().substring(c.nodeId().indexOf(";s=") + 3);
+            String[] parts = path.split("/");
+            if (parts.length != 3 || !parts[0].equals("Factory")) {
+                return;
+            }
+            String machine = parts[1];
+            switch (parts[2]) {
+                case "Temperature" -> out.collect(new SensorReading(machine, Sensor.TEMPERATURE, (Double) c.value(), c.eventTime(), -1));
+                case "Vibration" -> out.collect(new SensorReading(machine, Sensor.VIBRATION, (Double) c.value(), c.eventTime(), -1));
+                case "Pressure" -> out.collect(new SensorReading(machine, Sensor.PRESSURE, (Double) c.value(), c.eventTime(), -1));
+                case "Spindle" -> out.collect(new SpindleEvent(machine, SpindleState.valueOf((String) c.value()), c.eventTime(), -1));
+                default -> { }
+            }
+        };
+    }
+
     /** The job writing the simulator's events into the tags. */
     public JobHandle feed() {
         return feed;

@@ -69,6 +69,17 @@ class FactoryFloorServerIT {
                 assertThat(produced).as("a value the simulator produced").contains(path + "@" + c.eventTime() + "=" + c.value());
                 assertThat(c.sourceTime().toEpochMilli()).isEqualTo(c.eventTime());
             });
+            List<FactoryEvent> events = new java.util.ArrayList<>();
+            var toEvents = FactoryFloorServer.toFactoryEvents();
+            for (OpcUaRecord x : read.results()) {
+                toEvents.flatMap(x, events::add);
+            }
+            assertThat(events).hasSameSizeAs(good).allSatisfy(e -> {
+                String key = e instanceof SensorReading s ? s.machineId() + "/" + tagOf(s) + "@" + s.eventTime() + "=" + s.value()
+                        : ((SpindleEvent) e).machineId() + "/Spindle@" + e.eventTime() + "=" + ((SpindleEvent) e).state();
+                assertThat(produced).as("an event the simulator produced").contains(key);
+                assertThat(e.seq()).isEqualTo(-1);
+            });
             assertThat(read.results().stream().filter(x -> x instanceof OpcUaDataChange c && !c.isGood()))
                     .allSatisfy(x -> assertThat(((OpcUaDataChange) x).statusName()).isEqualTo("Bad_WaitingForInitialData"));
         }
