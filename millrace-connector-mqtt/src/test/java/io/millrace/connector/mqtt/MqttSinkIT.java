@@ -1,0 +1,125 @@
+package io.millrace.connector.mqtt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hivemq.client.mqtt.mqtt5.message.publish.Mqtt5Publish;
+import io.millrace.api.Pipeline;
+import io.millrace.api.PipelineConfig;
+import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowType;
+import io.millrace.format.JsonRowFormat;
+import io.millrace.testing.Await;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The MQTT sink against a real Mosquitto broker: topics from a field, QoS levels, retained messages, message ids. */
+class MqttSinkIT {
+    @TempDir
+    static Path brokerDir;
+    static Mosquitto broker;
+
+    @TempDir
+    Path dir;
+
+    static final RowType ALARM = RowType.builder()
+            .field("machine", FieldType.STRING)
+            .field("at", FieldType.TIMESTAMP)
+            .field("celsius", FieldType.DOUBLE)
+            .build();
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = Mosquitto.start(brokerDir.resolve("broker"));
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        broker.close();
+    }
+
+    private static List<Row> alarms(int n) {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            rows.add(Row.of(ALARM, "m" + (i % 4), 1_000L + i, 80.0 + i));
+        }
+        return rows;
+    }
+
+    @ParameterizedTest(name = "QoS {0}")
+    @ValueSource(ints = {0, 1, 2})
+    void whenRowsArePublishedWithATopicFromAField_thenEachArrivesOnItsMachinesTopic_withItsMessageId(int qos) throws Exception {
+        String prefix = "sink" + qos;
+        List<Row> input = alarms(200);
+        try (TestClient subscriber = TestClient.connect(broker, prefix + "-subscriber")) {
+            subscriber.subscribe(prefix + "/alarms/+", 1);
+            PipelineConfig config = new PipelineConfig().parallelism(2);
+            config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(200));
+            Pipeline pipeline = Pipeline.create(config);
+            String server = "127.0.0.1";
+            int port = broker.port();
+            // tag::sink[]
+            MqttSink<Row> alarms = MqttSink.builder(JsonRowFormat.of(ALARM))             // the payload: one JSON object per row
+                    .server(MqttServer.of(server, port))
+                    .topic(row -> prefix + "/alarms/" + row.getString("machine"))       // the topic from a field
+                    .qos(qos)
+                    .messageId((row, ts) -> row.getString("machine") + "@" + row.getTimestamp("at"))  // user property "message-id"
+                    .build();
+            // end::sink[]
+            pipeline.fromCollection(input).rebalance().sinkTo(alarms);
+            pipeline.execute("alarms");
+            Await.until("200 messages", () -> subscriber.received().size() >= 200);
+            List<Mqtt5Publish> got = subscriber.received();
+            assertThat(got).hasSize(200);
+            List<String> expected = new ArrayList<>();
+            JsonRowFormat json = JsonRowFormat.of(ALARM);
+            for (Row r : input) {
+                expected.add(prefix + "/alarms/" + r.getString("machine") + " " + new String(json.encode(r), java.nio.charset.StandardCharsets.UTF_8)
+                        + " " + r.getString("machine") + "@" + r.getTimestamp("at"));
+            }
+            assertThat(got).extracting(m -> m.getTopic() + " " + TestClient.text(m) + " " + m.getUserProperties().asList().stream()
+                    .filter(u -> u.getName().toString().equals(MqttSink.MESSAGE_ID_PROPERTY)).findFirst().orElseThrow().getValue())
+                    .containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(got).allSatisfy(m -> assertThat(m.getQos().getCode()).isEqualTo(Math.min(qos, 1)));
+        }
+    }
+
+    @Test
+    void whenPublishedRetained_thenALaterSubscriberGetsTheLastMessageOfEveryTopic() throws Exception {
+        String prefix = "retained";
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+        pipeline.fromCollection(alarms(12)).sinkTo(MqttSink.builder(JsonRowFormat.of(ALARM))
+                .server(broker.server())
+                .topic(row -> prefix + "/state/" + row.getString("machine"))
+                .retained(true)
+                .build());
+        pipeline.execute("retained");
+        try (TestClient late = TestClient.connect(broker, prefix + "-late")) {
+            late.subscribe(prefix + "/state/+", 1);
+            Await.until("the four retained messages", () -> late.received().size() >= 4);
+            assertThat(late.received()).allSatisfy(m -> assertThat(m.isRetain()).isTrue());
+            assertThat(late.received()).extracting(m -> m.getTopic() + "=" + JsonRowFormat.of(ALARM).decode(m.getPayloadAsBytes()).getDouble("celsius"))
+                    .containsExactlyInAnyOrder(prefix + "/state/m0=88.0", prefix + "/state/m1=89.0", prefix + "/state/m2=90.0",
+                            prefix + "/state/m3=91.0");
+        }
+    }
+
+    @Test
+    void whenATopicHasAWildcard_thenTheSinkFailsNamingIt() {
+        Pipeline pipeline = Pipeline.create(new PipelineConfig().parallelism(1));
+        pipeline.fromCollection(alarms(1)).sinkTo(MqttSink.builder(JsonRowFormat.of(ALARM))
+                .server(broker.server())
+                .topic(row -> "plant/+/" + row.getString("machine"))
+                .build());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> pipeline.execute("wildcard topic"))
+                .hasStackTraceContaining("topic 'plant/+/m0' has a wildcard");
+    }
+}
