@@ -87,5 +87,6 @@ public final class MqttCrashLoopJob {
             }
         }
         System.out.println("FINISHED");
+        System.exit(0); // the MQTT client's threads must not keep the JVM alive
     }
 }

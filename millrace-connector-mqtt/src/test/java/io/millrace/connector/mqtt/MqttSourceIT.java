@@ -22,6 +22,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.ProcessWindowFunction;
+import io.millrace.api.window.TimeWindow;
+import io.millrace.api.window.Windows;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -212,5 +216,69 @@ class MqttSourceIT {
         assertThat(dead.get(1).raw()).isEqualTo(notJson);
         assertThat(dead.get(1).location()).isEqualTo("topic bad/m3/reading, client bad-0");
         assertThat(new String(dead.get(1).raw(), StandardCharsets.ISO_8859_1)).hasSize(3);
+    }
+
+    /** "machine@windowStart=count". */
+    static final class CountPerWindow extends ProcessWindowFunction<Row, String, String, TimeWindow> {
+        @Override
+        public void process(String machine, Context<TimeWindow> ctx, Iterable<Row> rows, Collector<String> out) {
+            int n = 0;
+            for (Row ignored : rows) {
+                n++;
+            }
+            out.collect(machine + "@" + ctx.window().start() + "=" + n);
+        }
+    }
+
+    /**
+     * Machine m2 uploads its readings of the first five seconds only after m1 has sent ten seconds' worth: with
+     * watermarks per topic, m2's readings are not late (its own watermark is behind), and idleness lets the windows
+     * fire once m2 falls silent; with one watermark per session its later readings would be late.
+     */
+    @Test
+    void whenWatermarksArePerTopicWithIdleness_thenALaggingMachineIsNotLate_andASilentOneDoesNotHoldBackTheWindows() throws Exception {
+        String p = "wm";
+        TestClient.prepareSession(broker, p + "-0", 1, p + "/+/reading");
+        Pipeline pipeline = pipeline(1);
+        CollectSink<String> windows = new CollectSink<>();
+        int port = broker.port();
+        // tag::per-topic[]
+        MqttSource<Row> readings = MqttSource.builder(MqttMessageDeserializer.rows(JsonRowFormat.of(READING)))
+                .server(MqttServer.of("127.0.0.1", port))
+                .topicFilters("wm/+/reading")
+                .clientIdPrefix("wm")
+                .watermarkPerTopic()                  // one watermark per machine's topic
+                .build();
+        pipeline.fromSource(readings, WatermarkStrategy.<Row>boundedOutOfOrderness(Duration.ZERO)
+                        .withTimestampAssigner((row, arrival) -> row.getTimestamp("at"))
+                        .withIdleness(Duration.ofMillis(500)), "readings")   // a silent topic stops holding back event time
+                .keyBy(row -> row.getString("machine"))
+                .window(Windows.tumbling(Duration.ofSeconds(5)))
+                .process(new CountPerWindow())
+                .sinkTo(windows);
+        // end::per-topic[]
+        JobHandle job = pipeline.executeAsync("per-topic watermarks");
+        try (TestClient publisher = TestClient.connect(broker, p + "-publisher")) {
+            publisher.publish(p + "/m2/reading", reading("m2", 500), 1);         // m2 is known, then falls behind
+            for (int s = 0; s < 10; s++) {
+                publisher.publish(p + "/m1/reading", reading("m1", s * 1000 + 500), 1);
+            }
+            for (int s = 1; s < 5; s++) {
+                publisher.publish(p + "/m2/reading", reading("m2", s * 1000 + 500), 1);   // not late: m2's watermark is behind
+            }
+            // m1 goes on, m2 falls silent: once m2 is idle, the first windows close
+            for (int s = 10; s < 1000 && windows.results().stream().noneMatch(w -> w.startsWith("m2@")); s++) {
+                publisher.publish(p + "/m1/reading", reading("m1", s * 1000 + 500), 1);
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000); // pacing m1, not waiting for a condition
+            }
+        } finally {
+            job.cancel();
+            job.await();
+        }
+        assertThat(windows.results().stream().filter(w -> w.contains("@0=")).toList()).containsExactlyInAnyOrder("m1@0=5", "m2@0=5");
+    }
+
+    private static String reading(String machine, long at) {
+        return "{\"machine\":\"" + machine + "\",\"at\":" + at + ",\"celsius\":70}";
     }
 }
