@@ -171,6 +171,10 @@ final class MqttSourceReader<T> implements SourceReader<T, MqttSessionSplit> {
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
         var done = sealed.headMap(checkpointId, true);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("MQTT source '{}': checkpoint {} completed, acknowledging {} messages", context.sourceName(), checkpointId,
+                    done.values().stream().mapToInt(List::size).sum());
+        }
         for (List<Runnable> acks : done.values()) {
             for (Runnable ack : acks) {
                 acknowledge(ack);
