@@ -39,6 +39,13 @@ final class Mqtt3Connection implements MqttConnection {
         b = b.addDisconnectedListener(ctx -> {
             if (!libraryReconnects) {
                 ctx.getReconnector().reconnect(false);
+            } else if (ctx instanceof com.hivemq.client.mqtt.mqtt3.lifecycle.Mqtt3ClientDisconnectedContext c3) {
+                // a run starts clean; its reconnects resume the session, so that what was in flight is sent again
+                var reconnector = c3.getReconnector();
+                if (reconnector.getConnect().isCleanSession()) {
+                    reconnector.connect(reconnector.getConnect().extend().cleanSession(false).build());
+                }
+                reconnector.republishIfSessionExpired(true);
             }
             onLost.accept(ctx.getCause());
         });

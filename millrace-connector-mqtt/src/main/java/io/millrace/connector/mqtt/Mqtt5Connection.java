@@ -42,6 +42,13 @@ final class Mqtt5Connection implements MqttConnection {
         b = b.addDisconnectedListener(ctx -> {
             if (!libraryReconnects) {
                 ctx.getReconnector().reconnect(false);
+            } else if (ctx instanceof com.hivemq.client.mqtt.mqtt5.lifecycle.Mqtt5ClientDisconnectedContext c5) {
+                // a run starts clean; its reconnects resume the session, so that what was in flight is sent again
+                var reconnector = c5.getReconnector();
+                if (reconnector.getConnect().isCleanStart()) {
+                    reconnector.connect(reconnector.getConnect().extend().cleanStart(false).build());
+                }
+                reconnector.republishIfSessionExpired(true);
             }
             onLost.accept(ctx.getCause());
         });

@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes one sink subtask's records over one connection (the library reconnects with backoff). Each run starts a
- * clean session: a new client has no record of the packet ids an earlier, killed run had in flight, and a QoS 2
- * message published under such an id could be taken by the broker for a repeat. At most {@code maxInFlight} messages are
+ * Publishes one sink subtask's records over one connection; the library reconnects with backoff, resuming the session
+ * so that the messages in flight are sent again. Each run starts a clean session: a new client has no record of the
+ * packet ids an earlier, killed run had in flight, and a QoS 2 message published under such an id could be taken by
+ * the broker for a repeat. At most {@code maxInFlight} messages are
  * unacknowledged; {@link #prepareCommit} waits until none is, so a completed checkpoint never covers a message the
  * broker does not have. Called on the sink subtask's thread only; acknowledgements arrive on the library's threads.
  */
@@ -24,6 +25,7 @@ final class MqttSinkWriter<T> implements CommittingSinkWriter<T, String> {
     private final MqttConnection connection;
     private final Semaphore window;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean closing;
 
     MqttSinkWriter(MqttSink<T> sink, String clientId, SinkContext context) throws Exception {
         this.sink = sink;
@@ -31,8 +33,12 @@ final class MqttSinkWriter<T> implements CommittingSinkWriter<T, String> {
         this.context = context;
         this.window = new Semaphore(sink.maxInFlight);
         this.connection = MqttConnection.create(sink.server, clientId, true, null,
-                cause -> LOG.warn("MQTT sink '{}': client {} lost its connection to {} ({}); reconnecting", context.sinkName(), clientId,
-                        sink.server, cause == null ? "no reason given" : cause.toString()), context.clock());
+                cause -> {
+                    if (!closing) {
+                        LOG.warn("MQTT sink '{}': client {} lost its connection to {} ({}); reconnecting", context.sinkName(), clientId,
+                                sink.server, cause == null ? "no reason given" : cause.toString());
+                    }
+                }, context.clock());
         try {
             connection.connect(true).get(sink.ackTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
@@ -99,6 +105,7 @@ final class MqttSinkWriter<T> implements CommittingSinkWriter<T, String> {
 
     @Override
     public void close() {
+        closing = true;
         connection.close();
     }
 }

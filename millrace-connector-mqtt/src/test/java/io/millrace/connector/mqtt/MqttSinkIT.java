@@ -122,4 +122,58 @@ class MqttSinkIT {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> pipeline.execute("wildcard topic"))
                 .hasStackTraceContaining("topic 'plant/+/m0' has a wildcard");
     }
+
+    /** Takes its time per record, so that the broker can be restarted while the sink publishes. */
+    static final class Slow implements io.millrace.api.functions.MapFunction<Row, Row> {
+        @Override
+        public Row map(Row value) {
+            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); // pacing the job, not waiting for a condition
+            return value;
+        }
+    }
+
+    @Test
+    void whenTheBrokerRestartsWhileTheSinkPublishes_thenEveryRecordArrivesAtLeastOnce() throws Exception {
+        String prefix = "sinkbounce";
+        java.util.Set<String> received = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicInteger deliveries = new java.util.concurrent.atomic.AtomicInteger();
+        var subscriber = com.hivemq.client.mqtt.MqttClient.builder().useMqttVersion5().identifier(prefix + "-subscriber")
+                .serverHost("127.0.0.1").serverPort(broker.port())
+                .automaticReconnect().initialDelay(50, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .maxDelay(500, java.util.concurrent.TimeUnit.MILLISECONDS).applyAutomaticReconnect().buildAsync();
+        subscriber.publishes(com.hivemq.client.mqtt.MqttGlobalPublishFilter.ALL, m -> {
+            received.add(new String(m.getPayloadAsBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            deliveries.incrementAndGet();
+        });
+        subscriber.connectWith().cleanStart(true).sessionExpiryInterval(600).send().get();
+        subscriber.subscribeWith().topicFilter(prefix + "/#").qos(com.hivemq.client.mqtt.datatypes.MqttQos.AT_LEAST_ONCE).send().get();
+        List<Row> input = alarms(1500);
+        PipelineConfig config = new PipelineConfig().parallelism(1)
+                .restartStrategy(io.millrace.api.RestartStrategy.fixedDelay(10, Duration.ofMillis(200)));
+        config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(200));
+        Pipeline pipeline = Pipeline.create(config);
+        pipeline.fromCollection(input).map(new Slow()).sinkTo(MqttSink.builder(JsonRowFormat.of(ALARM))
+                .server(broker.server())
+                .topic(row -> prefix + "/" + row.getString("machine"))
+                .ackTimeout(Duration.ofSeconds(10))
+                .build());
+        io.millrace.api.JobHandle job = pipeline.executeAsync("sink bounce");
+        try {
+            Await.until("a part of the output", Duration.ofSeconds(30), () -> received.size() >= 200);
+            broker.restart();
+            assertThat(job.await(Duration.ofSeconds(60))).as("the job finishes").isNotNull();
+            Await.until("every record", Duration.ofSeconds(30), () -> received.size() >= input.size());
+        } finally {
+            job.cancel();
+            subscriber.disconnect();
+        }
+        JsonRowFormat json = JsonRowFormat.of(ALARM);
+        List<String> expected = new ArrayList<>();
+        for (Row r : input) {
+            expected.add(new String(json.encode(r), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(received).containsExactlyInAnyOrderElementsOf(expected);
+        org.slf4j.LoggerFactory.getLogger(MqttSinkIT.class).info("sink across a broker restart: {} records, {} deliveries, {} restarts of the job",
+                input.size(), deliveries.get(), job.metrics().restarts());
+    }
 }
