@@ -78,7 +78,7 @@ final class Mqtt3Connection implements MqttConnection {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof Mqtt3ConnAckException refused) {
                     throw new MqttRefusedException("the broker " + server + " refused client '" + clientId + "': "
-                            + refused.getMqttMessage().getReturnCode());
+                            + refused.getMqttMessage().getReturnCode() + " (check the server options: 'credentials', 'version')");
                 }
                 throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
             }

@@ -97,7 +97,8 @@ final class Mqtt5Connection implements MqttConnection {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof Mqtt5ConnAckException refused) {
                     throw new MqttRefusedException("the broker " + server + " refused client '" + clientId + "': "
-                            + refused.getMqttMessage().getReasonCode() + refused.getMqttMessage().getReasonString().map(r -> " (" + r + ")").orElse(""));
+                            + refused.getMqttMessage().getReasonCode() + refused.getMqttMessage().getReasonString().map(r -> " (" + r + ")").orElse("")
+                            + " (check the server options: 'credentials', 'version')");
                 }
                 throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
             }

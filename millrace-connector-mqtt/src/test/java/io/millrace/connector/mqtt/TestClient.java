@@ -48,9 +48,19 @@ final class TestClient implements AutoCloseable {
 
     /** {@link #prepareSession} for a client that speaks MQTT 3.1.1 ({@code cleanSession} false). */
     static void prepareSession311(Mosquitto broker, String clientId, int qos, String... filters) {
+        prepareSession311(broker, clientId, null, null, qos, filters);
+    }
+
+    /** The same with a user name and password. */
+    static void prepareSession311(Mosquitto broker, String clientId, String user, String password, int qos, String... filters) {
         com.hivemq.client.mqtt.mqtt3.Mqtt3BlockingClient c = MqttClient.builder().useMqttVersion3().identifier(clientId)
                 .serverHost("127.0.0.1").serverPort(broker.port()).buildBlocking();
-        c.connectWith().cleanSession(false).send();
+        if (user == null) {
+            c.connectWith().cleanSession(false).send();
+        } else {
+            c.connectWith().cleanSession(false).simpleAuth().username(user).password(password.getBytes(StandardCharsets.UTF_8))
+                    .applySimpleAuth().send();
+        }
         for (String f : filters) {
             c.subscribeWith().topicFilter(f).qos(MqttQos.fromCode(qos)).send();
         }
