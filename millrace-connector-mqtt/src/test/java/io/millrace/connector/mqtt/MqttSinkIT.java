@@ -145,8 +145,9 @@ class MqttSinkIT {
             received.add(new String(m.getPayloadAsBytes(), java.nio.charset.StandardCharsets.UTF_8));
             deliveries.incrementAndGet();
         });
-        subscriber.connectWith().cleanStart(true).sessionExpiryInterval(600).send().get();
-        subscriber.subscribeWith().topicFilter(prefix + "/#").qos(com.hivemq.client.mqtt.datatypes.MqttQos.AT_LEAST_ONCE).send().get();
+        // a persistent session, resumed by every reconnect of the subscriber, so that the broker's restart loses it nothing
+        TestClient.prepareSession(broker, prefix + "-subscriber", 1, prefix + "/#");
+        subscriber.connectWith().cleanStart(false).sessionExpiryInterval(600).send().get();
         List<Row> input = alarms(1500);
         PipelineConfig config = new PipelineConfig().parallelism(1)
                 .restartStrategy(io.millrace.api.RestartStrategy.fixedDelay(10, Duration.ofMillis(200)));
@@ -162,7 +163,7 @@ class MqttSinkIT {
             Await.until("a part of the output", Duration.ofSeconds(30), () -> received.size() >= 200);
             broker.restart();
             assertThat(job.await(Duration.ofSeconds(60))).as("the job finishes").isNotNull();
-            Await.until("every record", Duration.ofSeconds(30), () -> received.size() >= input.size());
+            Await.until("every record, " + received.size() + " so far", Duration.ofSeconds(30), () -> received.size() >= input.size());
         } finally {
             job.cancel();
             subscriber.disconnect();
