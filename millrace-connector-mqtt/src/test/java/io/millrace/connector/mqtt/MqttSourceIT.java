@@ -166,6 +166,48 @@ class MqttSourceIT {
         assertThat(clients).containsExactlyInAnyOrder(p + "-0", p + "-1");
     }
 
+    private JobHandle rescaleJob(int parallelism, CollectSink<MqttMessage> sink) {
+        PipelineConfig config = new PipelineConfig().parallelism(parallelism);
+        config.checkpoints().directory(dir.resolve("rescale-checkpoints")).periodic(false);
+        Pipeline pipeline = Pipeline.create(config);
+        MqttSource<MqttMessage> source = MqttSource.builder(MqttMessageDeserializer.messages())
+                .server(broker.server()).topicFilters("rescale/a/#", "rescale/b/#").qos(1).clientIdPrefix("rescale").build();
+        pipeline.fromSource(source, WatermarkStrategy.<MqttMessage>noWatermarks(), "mqtt").uid("mqtt").sinkTo(sink);
+        return pipeline.executeAsync("rescale");
+    }
+
+    @Test
+    void whenRestoredAtALowerParallelism_thenOneSubtaskReadsBothSessions_andNothingIsLeftInEither() throws Exception {
+        TestClient.prepareSession(broker, "rescale-0", 1, "rescale/a/#");
+        TestClient.prepareSession(broker, "rescale-1", 1, "rescale/b/#");
+        CollectSink<MqttMessage> first = new CollectSink<>();
+        JobHandle two = rescaleJob(2, first);
+        try (TestClient publisher = TestClient.connect(broker, "rescale-publisher")) {
+            publisher.publish("rescale/a/m1", "a0", 1);
+            publisher.publish("rescale/b/m1", "b0", 1);
+            Await.until("a message of each session", () -> first.size() >= 2);
+            two.triggerCheckpoint().get(30, java.util.concurrent.TimeUnit.SECONDS);   // the two sessions are in it
+        } finally {
+            two.cancel();
+            two.await();
+        }
+        CollectSink<MqttMessage> second = new CollectSink<>();
+        JobHandle one = rescaleJob(1, second);   // restored from that checkpoint, with one subtask
+        try (TestClient publisher = TestClient.connect(broker, "rescale-publisher")) {
+            for (int i = 1; i <= 20; i++) {
+                publisher.publish("rescale/a/m" + (i % 3), "a" + i, 1);
+                publisher.publish("rescale/b/m" + (i % 3), "b" + i, 1);
+            }
+            Await.until("40 messages", () -> second.results().stream().filter(m -> !m.payloadText().matches("[ab]0")).count() >= 40);
+        } finally {
+            one.cancel();
+            one.await();
+        }
+        List<MqttMessage> got = second.results().stream().filter(m -> !m.payloadText().matches("[ab]0")).toList();
+        assertThat(got).extracting(MqttMessage::payloadText).hasSize(40).doesNotHaveDuplicates();
+        assertThat(got).extracting(MqttMessage::clientId).containsOnly("rescale-0", "rescale-1").contains("rescale-0", "rescale-1");
+    }
+
     static final RowType READING = RowType.builder()
             .field("machine", FieldType.STRING)
             .field("at", FieldType.TIMESTAMP)
