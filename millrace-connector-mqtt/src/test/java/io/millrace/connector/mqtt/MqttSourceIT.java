@@ -208,6 +208,36 @@ class MqttSourceIT {
         assertThat(got).extracting(MqttMessage::clientId).containsOnly("rescale-0", "rescale-1").contains("rescale-0", "rescale-1");
     }
 
+    @Test
+    void whenTheBrokerIsDownAtTheStart_thenTheSourceKeepsTryingWithBackoff_andReadsOnceItIsUp() throws Exception {
+        String p = "late";
+        TestClient.prepareSession(broker, p + "-0", 1, p + "/#");
+        Pipeline pipeline = pipeline(1);
+        CollectSink<String> sink = new CollectSink<>();
+        pipeline.fromSource(MqttSource.builder(MqttMessageDeserializer.values(BytesDecoder.utf8()))
+                        .server(broker.server().withReconnectBackoff(Duration.ofMillis(20), Duration.ofMillis(200)))
+                        .topicFilters(p + "/#").clientIdPrefix(p).build(),
+                WatermarkStrategy.<String>noWatermarks(), "mqtt").sinkTo(sink);
+        broker.stop();
+        JobHandle job;
+        try {
+            job = pipeline.executeAsync("broker down at the start");
+            assertThat(job.await(Duration.ofSeconds(1))).as("the job waits for the broker instead of failing").isNull();
+        } finally {
+            broker.start();
+        }
+        try (TestClient publisher = TestClient.connect(broker, p + "-publisher")) {
+            for (int i = 0; i < 10; i++) {
+                publisher.publish(p + "/m", "v" + i, 1);
+            }
+            Await.until("10 messages", () -> sink.size() >= 10);
+        } finally {
+            job.cancel();
+            job.await();
+        }
+        assertThat(sink.results()).containsExactly("v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9");
+    }
+
     static final RowType READING = RowType.builder()
             .field("machine", FieldType.STRING)
             .field("at", FieldType.TIMESTAMP)
