@@ -97,16 +97,25 @@ final class ScalarFunctions {
                 };
             }
             case "ABS":
+                if (t == FieldType.DECIMAL) {
+                    return decimal1(ops.get(0), BigDecimal::abs);
+                }
                 return numeric1(ops.get(0), t, Math::abs, Math::abs);
             case "FLOOR":
                 if (ops.size() > 1) {
                     throw new UnsupportedSql("FLOOR(... TO unit) is not supported yet");
+                }
+                if (t == FieldType.DECIMAL) {
+                    return decimal1(ops.get(0), d -> d.setScale(0, java.math.RoundingMode.FLOOR));
                 }
                 return numeric1(ops.get(0), t, x -> x, Math::floor);
             case "CEIL":
             case "CEILING":
                 if (ops.size() > 1) {
                     throw new UnsupportedSql("CEIL(... TO unit) is not supported yet");
+                }
+                if (t == FieldType.DECIMAL) {
+                    return decimal1(ops.get(0), d -> d.setScale(0, java.math.RoundingMode.CEILING));
                 }
                 return numeric1(ops.get(0), t, x -> x, Math::ceil);
             case "SQRT":
@@ -133,6 +142,9 @@ final class ScalarFunctions {
                     if (p == null) {
                         return null;
                     }
+                    if (x instanceof BigDecimal exact) {
+                        return exact.setScale(((Number) p).intValue(), java.math.RoundingMode.HALF_UP);
+                    }
                     BigDecimal r = BigDecimal.valueOf(((Number) x).doubleValue()).setScale(((Number) p).intValue(), java.math.RoundingMode.HALF_UP);
                     return Values.cast(r.doubleValue(), t);
                 };
@@ -151,6 +163,17 @@ final class ScalarFunctions {
 
     private interface SerializableUnary extends java.io.Serializable {
         String apply(String s);
+    }
+
+    private interface DecimalOp extends java.io.Serializable {
+        BigDecimal apply(BigDecimal x);
+    }
+
+    private static Expr decimal1(Expr a, DecimalOp f) {
+        return row -> {
+            Object v = a.eval(row);
+            return v == null ? null : f.apply(Values.toDecimal(v));
+        };
     }
 
     private interface LongOp extends java.io.Serializable {
