@@ -265,6 +265,10 @@ class NexmarkSqlTest {
                 || b.channel().equals("Baidu") || b.channel().equals("Facebook")).count();
         assertThat((double) hot / bids().size()).isBetween(0.45, 0.55);
         assertThat(bids().stream().filter(b -> b.channel().startsWith("channel-")).allMatch(b -> b.url().contains("&channel_id="))).isTrue();
+        List<NexmarkGenerator.Bid> bids = bids();
+        for (int k = 0; k + 1 < 2_000; k++) { // each event draws from a stream of its own, not a shifted copy of its neighbour's
+            assertThat(bids.get(k + 1).extra()).doesNotContain(bids.get(k).extra().substring(5, 25));
+        }
         double extra = bids().stream().mapToInt(b -> b.extra().length()).average().orElseThrow();
         assertThat(extra).isBetween(60.0, 76.0); // pads a 32-byte bid to 100 bytes on average
     }

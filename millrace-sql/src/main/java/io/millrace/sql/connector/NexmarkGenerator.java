@@ -204,12 +204,16 @@ public final class NexmarkGenerator implements java.io.Serializable {
     static final class Random {
         private long state;
 
+        /** The seed is scrambled, so that the streams of neighbouring seeds are not shifted copies of each other. */
         Random(long seed) {
-            this.state = seed * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
+            this.state = mix(seed * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L);
         }
 
         long nextLong() {
-            long z = (state += 0x9E3779B97F4A7C15L);
+            return mix(state += 0x9E3779B97F4A7C15L);
+        }
+
+        private static long mix(long z) {
             z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
             z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
             return z ^ (z >>> 31);
