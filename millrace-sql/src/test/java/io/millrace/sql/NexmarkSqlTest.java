@@ -212,6 +212,58 @@ class NexmarkSqlTest {
         assertThat(sorted(session(parallelism).query(maxPerWindow))).containsExactlyElementsOf(expected);
     }
 
+    @ParameterizedTest(name = "parallelism {0}")
+    @ValueSource(ints = {1, 4})
+    void q21_channelIds_withCaseAndRegexpExtract(int parallelism) {
+        String q21 = """
+                SELECT
+                    auction, bidder, price, channel,
+                    CASE
+                        WHEN lower(channel) = 'apple' THEN '0'
+                        WHEN lower(channel) = 'google' THEN '1'
+                        WHEN lower(channel) = 'facebook' THEN '2'
+                        WHEN lower(channel) = 'baidu' THEN '3'
+                        ELSE REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2)
+                        END
+                    AS channel_id FROM bid
+                    where REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) is not null or
+                          lower(channel) in ('apple', 'google', 'facebook', 'baidu')
+                """;
+        Map<String, String> hot = Map.of("apple", "0", "google", "1", "facebook", "2", "baidu", "3");
+        List<String> expected = new ArrayList<>();
+        for (NexmarkGenerator.Bid b : bids()) {
+            String lower = b.channel().toLowerCase(java.util.Locale.ROOT);
+            int at = b.url().indexOf("&channel_id=");
+            String id = hot.containsKey(lower) ? hot.get(lower) : at < 0 ? null : b.url().substring(at + "&channel_id=".length());
+            if (id != null) {
+                expected.add("+I[" + b.auction() + ", " + b.bidder() + ", " + b.price() + ", " + b.channel() + ", " + id + "]");
+            }
+        }
+        expected.sort(null);
+        assertThat(expected).hasSize(bids().size()); // every bid has a hot channel or a channel_id
+        assertThat(sorted(session(parallelism).query(q21))).containsExactlyElementsOf(expected);
+    }
+
+    @ParameterizedTest(name = "parallelism {0}")
+    @ValueSource(ints = {1, 4})
+    void q22_urlDirectories_withSplitIndex(int parallelism) {
+        String q22 = """
+                SELECT
+                    auction, bidder, price, channel,
+                    SPLIT_INDEX(url, '/', 3) as dir1,
+                    SPLIT_INDEX(url, '/', 4) as dir2,
+                    SPLIT_INDEX(url, '/', 5) as dir3 FROM bid
+                """;
+        List<String> expected = new ArrayList<>();
+        for (NexmarkGenerator.Bid b : bids()) {
+            String[] dirs = b.url().split("/");
+            expected.add("+I[" + b.auction() + ", " + b.bidder() + ", " + b.price() + ", " + b.channel() + ", " + dirs[3] + ", " + dirs[4] + ", "
+                    + dirs[5] + "]");
+        }
+        expected.sort(null);
+        assertThat(sorted(session(parallelism).query(q22))).containsExactlyElementsOf(expected);
+    }
+
     @Test
     void peopleAndAuctions_haveTheirColumns_andBidsReferToThem() {
         SqlSession sql = session(2);

@@ -114,7 +114,7 @@ public final class QueryPlanner {
         }
 
         SqlValidator validator() {
-            return SqlValidatorUtil.newValidator(SqlOperatorTables.chain(SqlStdOperatorTable.instance(), reader), reader, types,
+            return SqlValidatorUtil.newValidator(SqlOperatorTables.chain(SqlStdOperatorTable.instance(), FlinkFunctions.table(), reader), reader, types,
                     SqlValidator.Config.DEFAULT.withIdentifierExpansion(true).withConformance(SqlConformanceEnum.DEFAULT));
         }
 

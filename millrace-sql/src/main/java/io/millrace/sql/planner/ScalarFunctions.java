@@ -149,9 +149,66 @@ final class ScalarFunctions {
                     return Values.cast(r.doubleValue(), t);
                 };
             }
+            case "SPLIT_INDEX": {
+                Expr s = ops.get(0);
+                Expr delimiter = ops.get(1);
+                Expr index = ops.get(2);
+                return row -> {
+                    Object v = s.eval(row);
+                    Object d = v == null ? null : delimiter.eval(row);
+                    Object n = d == null ? null : index.eval(row);
+                    return n == null ? null : splitIndex((String) v, (String) d, ((Number) n).intValue());
+                };
+            }
+            case "REGEXP_EXTRACT": {
+                Expr s = ops.get(0);
+                Expr group = ops.size() > 2 ? ops.get(2) : row -> 0;
+                if (call.getOperands().get(1) instanceof RexLiteral lit) {
+                    java.util.regex.Pattern pattern = compileRegex(lit.getValueAs(String.class));
+                    return row -> {
+                        Object v = s.eval(row);
+                        Object g = v == null ? null : group.eval(row);
+                        return g == null || pattern == null ? null : extract(pattern, (String) v, ((Number) g).intValue());
+                    };
+                }
+                Expr regex = ops.get(1);
+                return row -> {
+                    Object v = s.eval(row);
+                    Object r = v == null ? null : regex.eval(row);
+                    Object g = r == null ? null : group.eval(row);
+                    java.util.regex.Pattern pattern = g == null ? null : compileRegex((String) r);
+                    return pattern == null ? null : extract(pattern, (String) v, ((Number) g).intValue());
+                };
+            }
             default:
                 throw new UnsupportedSql("function " + call.getOperator().getName() + " is not supported yet");
         }
+    }
+
+    /** Piece {@code index} of {@code s} split at every {@code delimiter} (empty pieces kept), or null. */
+    static String splitIndex(String s, String delimiter, int index) {
+        if (index < 0 || s.isEmpty()) {
+            return null;
+        }
+        String[] pieces = delimiter.isEmpty() ? s.trim().split("\\s+") : s.split(java.util.regex.Pattern.quote(delimiter), -1);
+        return index < pieces.length ? pieces[index] : null;
+    }
+
+    /** Null for a regular expression that does not compile (Flink's REGEXP_EXTRACT gives null then). */
+    static java.util.regex.Pattern compileRegex(String regex) {
+        try {
+            return java.util.regex.Pattern.compile(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            return null;
+        }
+    }
+
+    static String extract(java.util.regex.Pattern pattern, String s, int group) {
+        java.util.regex.Matcher m = pattern.matcher(s);
+        if (!m.find() || group < 0 || group > m.groupCount()) {
+            return null;
+        }
+        return m.group(group);
     }
 
     private static Expr unaryString(Expr a, SerializableUnary f) {
