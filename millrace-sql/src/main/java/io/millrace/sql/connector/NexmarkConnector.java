@@ -229,28 +229,71 @@ final class NexmarkConnector implements TableConnector {
                 b.setInt(eventType, kind);
             }
             if (kind == 0 && person >= 0) {
-                NexmarkGenerator.Person p = generator.person(n);
-                b.setRow(person, nested(person, List.of(p.id(), p.name(), p.emailAddress(), p.creditCard(), p.city(), p.state(), p.dateTime(), p.extra())));
+                b.setRow(person, person(generator.person(n)));
             } else if (kind == 1 && auction >= 0) {
-                NexmarkGenerator.Auction a = generator.auction(n);
-                b.setRow(auction, nested(auction, List.of(a.id(), a.itemName(), a.description(), a.initialBid(), a.reserve(), a.dateTime(),
-                        a.expires(), a.seller(), a.category(), a.extra())));
+                b.setRow(auction, auction(generator.auction(n)));
             } else if (kind == 2 && bid >= 0) {
-                NexmarkGenerator.Bid x = generator.bid(n);
-                b.setRow(bid, nested(bid, List.of(x.auction(), x.bidder(), x.price(), x.channel(), x.url(), x.dateTime(), x.extra())));
+                b.setRow(bid, bid(generator.bid(n)));
             }
             return b.build();
         }
 
-        /** The declared fields of ROW column {@code column} from the event's values in the generator's field order. */
-        private Row nested(int column, List<Object> values) {
-            RowType t = type.rowType(column);
-            Object[] v = new Object[t.size()];
-            int[] from = sources[column];
-            for (int f = 0; f < v.length; f++) {
-                v[f] = values.get(from[f]);
+        // The declared fields of a ROW column, set with the typed setters from the event (by the field's position among
+        // the generator's fields of that event, NexmarkConnector.SCHEMA's order).
+
+        private Row person(NexmarkGenerator.Person p) {
+            RowBuilder r = Row.builder(type.rowType(person));
+            int[] from = sources[person];
+            for (int f = 0; f < from.length; f++) {
+                switch (from[f]) {
+                    case 0 -> r.setLong(f, p.id());
+                    case 1 -> r.setString(f, p.name());
+                    case 2 -> r.setString(f, p.emailAddress());
+                    case 3 -> r.setString(f, p.creditCard());
+                    case 4 -> r.setString(f, p.city());
+                    case 5 -> r.setString(f, p.state());
+                    case 6 -> r.setTimestamp(f, p.dateTime());
+                    default -> r.setString(f, p.extra());
+                }
             }
-            return Row.of(t, v);
+            return r.build();
+        }
+
+        private Row auction(NexmarkGenerator.Auction a) {
+            RowBuilder r = Row.builder(type.rowType(auction));
+            int[] from = sources[auction];
+            for (int f = 0; f < from.length; f++) {
+                switch (from[f]) {
+                    case 0 -> r.setLong(f, a.id());
+                    case 1 -> r.setString(f, a.itemName());
+                    case 2 -> r.setString(f, a.description());
+                    case 3 -> r.setLong(f, a.initialBid());
+                    case 4 -> r.setLong(f, a.reserve());
+                    case 5 -> r.setTimestamp(f, a.dateTime());
+                    case 6 -> r.setTimestamp(f, a.expires());
+                    case 7 -> r.setLong(f, a.seller());
+                    case 8 -> r.setLong(f, a.category());
+                    default -> r.setString(f, a.extra());
+                }
+            }
+            return r.build();
+        }
+
+        private Row bid(NexmarkGenerator.Bid x) {
+            RowBuilder r = Row.builder(type.rowType(bid));
+            int[] from = sources[bid];
+            for (int f = 0; f < from.length; f++) {
+                switch (from[f]) {
+                    case 0 -> r.setLong(f, x.auction());
+                    case 1 -> r.setLong(f, x.bidder());
+                    case 2 -> r.setLong(f, x.price());
+                    case 3 -> r.setString(f, x.channel());
+                    case 4 -> r.setString(f, x.url());
+                    case 5 -> r.setTimestamp(f, x.dateTime());
+                    default -> r.setString(f, x.extra());
+                }
+            }
+            return r.build();
         }
     }
 }
