@@ -3,10 +3,15 @@ package io.millrace.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.api.JobHandle;
+import io.millrace.api.JobResult;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.row.Row;
 import io.millrace.sql.connector.NexmarkGenerator;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +21,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Nexmark benchmark's published DDL, views and queries over the {@code nexmark} connector, at parallelism 1 and
@@ -262,6 +268,47 @@ class NexmarkSqlTest {
         }
         expected.sort(null);
         assertThat(sorted(session(parallelism).query(q22))).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void decimalSumsPerAuctionAndWindow_cancelledAfterACheckpoint_resumeAndAreWrittenOnce(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        SqlSession sql = SqlSession.create(PipelineConfig.defaults().parallelism(2));
+        sql.executeScript(DDL.replace("'speedup' = 'unlimited'", "'speedup' = '10'")
+                + "CREATE TABLE euros (auction BIGINT, w TIMESTAMP(3), euros DECIMAL(38, 3)) WITH ('connector' = 'filesystem', 'path' = '" + out
+                + "', 'format' = 'json');\n"
+                + "SET 'execution.checkpointing.dir' = '" + dir.resolve("checkpoints") + "';\n"
+                + "SET 'execution.checkpointing.interval' = '1h';");
+        String insert = "INSERT INTO euros SELECT auction, window_start, SUM(0.908 * price) "
+                + "FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(dateTime), INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end";
+        JobHandle first = sql.submit(insert);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (first.metrics().sum("Sink(euros)", m -> m.recordsIn()) < 1 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(first.triggerCheckpoint().get()).isPositive();
+        first.cancel();
+        first.await();
+        sql.execute("SET 'execution.checkpointing.interval' = '100ms'");
+        JobResult second = sql.execute(insert).job();
+        assertThat(second.metrics().sum("nexmark", m -> m.recordsOut())).isPositive().isLessThan(EVENTS);
+
+        Map<List<Long>, BigDecimal> sums = new HashMap<>();
+        for (NexmarkGenerator.Bid b : bids()) {
+            long w = b.dateTime() - Math.floorMod(b.dateTime(), 10_000L);
+            sums.merge(List.of(b.auction(), w), new BigDecimal("0.908").multiply(BigDecimal.valueOf(b.price())), BigDecimal::add);
+        }
+        List<String> expected = new ArrayList<>();
+        sums.forEach((k, v) -> expected.add("{\"auction\":" + k.get(0) + ",\"w\":" + k.get(1) + ",\"euros\":" + v.toPlainString() + "}"));
+        expected.sort(null);
+        List<String> lines = new ArrayList<>();
+        try (java.util.stream.Stream<Path> files = Files.list(out)) {
+            for (Path f : files.filter(p -> !p.getFileName().toString().startsWith(".")).toList()) {
+                lines.addAll(Files.readAllLines(f));
+            }
+        }
+        lines.sort(null);
+        assertThat(lines).containsExactlyElementsOf(expected);
     }
 
     @Test
