@@ -42,3 +42,8 @@ error
 CREATE TABLE n2 (event_type INT) WITH ('connector' = 'nexmark', 'events' = '10')
 ----
 events
+
+error
+SELECT dateTime, nosuch FROM bid
+----
+line 1, column 18: Column 'nosuch' not found
