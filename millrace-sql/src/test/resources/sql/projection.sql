@@ -44,3 +44,8 @@ SELECT machine FROM readings WHERE machine LIKE 'm%' AND (temp BETWEEN 0 AND 50 
 ----
 +I[m1]
 +I[m2]
+
+query
+SELECT SPLIT_INDEX('a/b//c', '/', 2), SPLIT_INDEX('a/b//c', '/', 3), SPLIT_INDEX('a/b', '/', 2), SPLIT_INDEX('a b  c', '', 2), REGEXP_EXTRACT('x=12&y=7', 'y=([0-9]+)', 1), REGEXP_EXTRACT('x=12', 'y=([0-9]+)', 1), REGEXP_EXTRACT('x=12', 'x=[0-9]+'), REGEXP_EXTRACT('x=12', '(', 1)
+----
++I[, c, null, c, 7, null, x=12, null]

@@ -40,8 +40,9 @@ public final class CsvRowFormat implements RowFormat {
     private CsvRowFormat(RowType type, CsvSyntax syntax, String nullLiteral, boolean strictColumnCount) {
         this.type = Objects.requireNonNull(type, "type");
         for (int i = 0; i < type.size(); i++) {
-            if (type.type(i) == FieldType.DATE || type.type(i) == FieldType.TIME) {
-                throw new IllegalArgumentException("CSV format: field '" + type.name(i) + "' is " + type.type(i) + ", which has no CSV form yet");
+            FieldType t = type.type(i);
+            if (t == FieldType.DATE || t == FieldType.TIME || t == FieldType.ROW || t == FieldType.DECIMAL) {
+                throw new IllegalArgumentException("CSV format: field '" + type.name(i) + "' is " + type.typeName(i) + ", which has no CSV form yet");
             }
         }
         this.syntax = syntax;

@@ -28,18 +28,29 @@ import java.util.Objects;
  * integral numbers in their range; {@code FLOAT} and {@code DOUBLE} take any number; {@code STRING} takes a string;
  * {@code TIMESTAMP} takes milliseconds since the epoch or an ISO-8601 instant ({@code "2026-12-03T10:15:30.250Z"}).
  * {@code DATE} and {@code TIME} are ISO-8601 strings both ways ({@code "2026-12-03"}, {@code "10:15:30.250"}).
+ * {@code DECIMAL} takes a number or a string holding one, rounded half-up to the field's scale, and fails when it
+ * has too many digits for the precision. A {@code ROW} field is a nested JSON object read by the same rules.
  * Anything else is a {@link FormatException} naming the field, what was expected and what was found.
  *
- * <p><b>Writing.</b> Every field in order; nulls as {@code null}; timestamps as milliseconds since the epoch.
+ * <p><b>Writing.</b> Every field in order; nulls as {@code null}; timestamps as milliseconds since the epoch;
+ * decimals as plain numbers ({@code 12.50}, never in exponent notation); nested rows as nested objects.
  */
 public final class JsonRowFormat implements RowFormat {
     private static final long serialVersionUID = 1L;
     private static final JsonFactory JSON = new JsonFactory();
 
     private final RowType type;
+    /** Per field, the format of a ROW field's nested objects, else null. */
+    private final JsonRowFormat[] nested;
 
     private JsonRowFormat(RowType type) {
         this.type = Objects.requireNonNull(type, "type");
+        this.nested = new JsonRowFormat[type.size()];
+        for (int i = 0; i < type.size(); i++) {
+            if (type.type(i) == FieldType.ROW) {
+                nested[i] = new JsonRowFormat(type.rowType(i));
+            }
+        }
     }
 
     /** The JSON format of rows of {@code type}. */
@@ -59,31 +70,36 @@ public final class JsonRowFormat implements RowFormat {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(32 + 16 * type.size());
         try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            for (int i = 0; i < type.size(); i++) {
-                g.writeFieldName(type.name(i));
-                if (row.isNullAt(i)) {
-                    g.writeNull();
-                    continue;
-                }
-                switch (type.type(i)) {
-                    case BOOLEAN -> g.writeBoolean(row.getBoolean(i));
-                    case INT -> g.writeNumber(row.getInt(i));
-                    case BIGINT -> g.writeNumber(row.getLong(i));
-                    case TIMESTAMP -> g.writeNumber(row.getTimestamp(i));
-                    case FLOAT -> g.writeNumber(row.getFloat(i));
-                    case DOUBLE -> g.writeNumber(row.getDouble(i));
-                    case STRING -> g.writeString(row.getString(i));
-                    case DATE -> g.writeString(LocalDate.ofEpochDay(row.getDate(i)).toString());
-                    case TIME -> g.writeString(LocalTime.ofNanoOfDay(row.getTime(i) * 1_000_000L).toString());
-                    default -> throw new FormatException("field '" + type.name(i) + "': no JSON form for " + type.type(i));
-                }
-            }
-            g.writeEndObject();
+            writeObject(g, row);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    private void writeObject(JsonGenerator g, Row row) throws IOException {
+        g.writeStartObject();
+        for (int i = 0; i < type.size(); i++) {
+            g.writeFieldName(type.name(i));
+            if (row.isNullAt(i)) {
+                g.writeNull();
+                continue;
+            }
+            switch (type.type(i)) {
+                case BOOLEAN -> g.writeBoolean(row.getBoolean(i));
+                case INT -> g.writeNumber(row.getInt(i));
+                case BIGINT -> g.writeNumber(row.getLong(i));
+                case TIMESTAMP -> g.writeNumber(row.getTimestamp(i));
+                case FLOAT -> g.writeNumber(row.getFloat(i));
+                case DOUBLE -> g.writeNumber(row.getDouble(i));
+                case STRING -> g.writeString(row.getString(i));
+                case DATE -> g.writeString(LocalDate.ofEpochDay(row.getDate(i)).toString());
+                case TIME -> g.writeString(LocalTime.ofNanoOfDay(row.getTime(i) * 1_000_000L).toString());
+                case DECIMAL -> g.writeNumber(row.getDecimal(i).toPlainString());
+                case ROW -> nested[i].writeObject(g, row.getRow(i));
+            }
+        }
+        g.writeEndObject();
     }
 
     @Override
@@ -91,27 +107,12 @@ public final class JsonRowFormat implements RowFormat {
         if (bytes == null) {
             throw new FormatException("no bytes (null) where a JSON object of " + type + " was expected");
         }
-        RowBuilder row = Row.builder(type);
-        boolean[] seen = new boolean[type.size()];
+        Row row;
         try (JsonParser p = JSON.createParser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new FormatException("expected a JSON object of " + type.names() + ", found " + describe(p.currentToken()));
             }
-            for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                int i = type.indexOf(name);
-                if (i < 0) {
-                    p.skipChildren();
-                    continue;
-                }
-                seen[i] = true;
-                if (value == JsonToken.VALUE_NULL) {
-                    setNull(row, i, "is null");
-                } else {
-                    read(p, value, row, i);
-                }
-            }
+            row = readObject(p);
             if (p.nextToken() != null) {
                 throw new FormatException("trailing content after the JSON object");
             }
@@ -119,6 +120,28 @@ public final class JsonRowFormat implements RowFormat {
             throw new FormatException("malformed JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        return row;
+    }
+
+    /** Reads the object whose start the parser is at, to its end. */
+    private Row readObject(JsonParser p) throws IOException {
+        RowBuilder row = Row.builder(type);
+        boolean[] seen = new boolean[type.size()];
+        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            int i = type.indexOf(name);
+            if (i < 0) {
+                p.skipChildren();
+                continue;
+            }
+            seen[i] = true;
+            if (value == JsonToken.VALUE_NULL) {
+                setNull(row, i, "is null");
+            } else {
+                read(p, value, row, i);
+            }
         }
         for (int i = 0; i < seen.length; i++) {
             if (!seen[i]) {
@@ -130,7 +153,7 @@ public final class JsonRowFormat implements RowFormat {
 
     private void setNull(RowBuilder row, int i, String what) {
         if (!type.isNullable(i)) {
-            throw new FormatException("field '" + type.name(i) + "' " + what + " but is NOT NULL (" + type.type(i) + ")");
+            throw new FormatException("field '" + type.name(i) + "' " + what + " but is NOT NULL (" + type.typeName(i) + ")");
         }
         row.setNull(i);
     }
@@ -192,7 +215,35 @@ public final class JsonRowFormat implements RowFormat {
                     throw mismatch(i, ft == FieldType.DATE ? "a date string yyyy-MM-dd" : "a time string HH:mm[:ss[.SSS]]", p, t);
                 }
             }
-            default -> throw new FormatException("field '" + type.name(i) + "': no JSON form for " + ft);
+            case DECIMAL -> {
+                java.math.BigDecimal d;
+                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+                    d = p.getDecimalValue();
+                } else if (t == JsonToken.VALUE_STRING) {
+                    try {
+                        d = new java.math.BigDecimal(p.getText().trim());
+                    } catch (NumberFormatException e) {
+                        throw mismatch(i, "a number", p, t);
+                    }
+                } else {
+                    throw mismatch(i, "a number", p, t);
+                }
+                try {
+                    row.setDecimal(i, d);
+                } catch (IllegalArgumentException e) {
+                    throw mismatch(i, "a number of at most " + (type.precision(i) - type.scale(i)) + " digits before the point", p, t);
+                }
+            }
+            case ROW -> {
+                if (t != JsonToken.START_OBJECT) {
+                    throw mismatch(i, "an object of " + type.rowType(i).names(), p, t);
+                }
+                try {
+                    row.setRow(i, nested[i].readObject(p));
+                } catch (FormatException e) {
+                    throw new FormatException("field '" + type.name(i) + "': " + e.getMessage());
+                }
+            }
         }
     }
 
@@ -206,7 +257,7 @@ public final class JsonRowFormat implements RowFormat {
     private FormatException mismatch(int i, String expected, JsonParser p, JsonToken t) throws IOException {
         String found = t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY ? describe(t)
                 : t == JsonToken.VALUE_STRING ? "the string \"" + p.getText() + "\"" : describe(t) + " " + p.getText();
-        return new FormatException("field '" + type.name(i) + "' (" + type.type(i) + ") expects " + expected + ", found " + found);
+        return new FormatException("field '" + type.name(i) + "' (" + type.typeName(i) + ") expects " + expected + ", found " + found);
     }
 
     private static String describe(JsonToken t) {

@@ -162,4 +162,13 @@ class CsvRowFormatTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> CsvRowFormat.of(type))
                 .hasMessageContaining("CSV format: field 'day' is DATE, which has no CSV form yet");
     }
+
+    @Test
+    void nestedRowsAndDecimals_areRefusedUpFront_namingTheField() {
+        RowType inner = RowType.builder().field("x", FieldType.INT).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CsvRowFormat.of(RowType.builder().field("pos", inner).build()))
+                .hasMessageContaining("CSV format: field 'pos' is ROW<x INT NOT NULL>, which has no CSV form yet");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CsvRowFormat.of(RowType.builder().decimalField("price", 10, 2, true).build()))
+                .hasMessageContaining("CSV format: field 'price' is DECIMAL(10, 2), which has no CSV form yet");
+    }
 }

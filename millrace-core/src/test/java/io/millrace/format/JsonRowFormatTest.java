@@ -88,6 +88,36 @@ class JsonRowFormatTest {
                 .hasMessageContaining("field 'at' (TIME) expects a time string HH:mm[:ss[.SSS]]");
     }
 
+    @Test
+    void nestedRowsAreNestedObjects_andDecimalsPlainNumbers_bothWays() {
+        RowType position = RowType.builder().field("x", FieldType.DOUBLE).nullableField("zone", FieldType.STRING).build();
+        RowType type = RowType.builder().field("id", FieldType.BIGINT).decimalField("price", 10, 2, false)
+                .nullableField("at", position).nullableField("tiny", position).build();
+        JsonRowFormat json = JsonRowFormat.of(type);
+        Row row = json.decode("{\"id\":7,\"price\":12.5,\"at\":{\"x\":3.25,\"zone\":\"hall-2\",\"extra\":[1]},\"tiny\":null}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(row.getDecimal(1)).isEqualTo(new java.math.BigDecimal("12.50"));
+        assertThat(row.getRow(2)).isEqualTo(Row.of(position, 3.25, "hall-2"));
+        assertThat(row.isNullAt(3)).isTrue();
+        assertThat(new String(json.encode(row), StandardCharsets.UTF_8))
+                .isEqualTo("{\"id\":7,\"price\":12.50,\"at\":{\"x\":3.25,\"zone\":\"hall-2\"},\"tiny\":null}");
+        assertThat(json.decode("{\"id\":1,\"price\":\"0.001\"}".getBytes(StandardCharsets.UTF_8)).getDecimal(1))
+                .isEqualTo(new java.math.BigDecimal("0.00"));
+        Random random = new Random(3);
+        for (int k = 0; k < 500; k++) {
+            Row r = Row.of(type, random.nextLong(), java.math.BigDecimal.valueOf(random.nextInt(), 2),
+                    random.nextBoolean() ? null : Row.of(position, random.nextGaussian(), random.nextBoolean() ? null : text(random)),
+                    random.nextBoolean() ? null : Row.of(position, 1e-9, "t"));
+            assertThat(json.decode(json.encode(r))).isEqualTo(r);
+        }
+        assertThatThrownBy(() -> json.decode("{\"id\":1,\"price\":123456789}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("field 'price' (DECIMAL(10, 2)) expects a number of at most 8 digits before the point");
+        assertThatThrownBy(() -> json.decode("{\"id\":1,\"price\":1,\"at\":{\"zone\":\"z\"}}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("field 'at': field 'x' is missing but is NOT NULL");
+        assertThatThrownBy(() -> json.decode("{\"id\":1,\"price\":1,\"at\":5}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("field 'at'").hasMessageContaining("expects an object of [x, zone]");
+    }
+
     private static Row decode(String json) {
         return FORMAT.decode(json.getBytes(StandardCharsets.UTF_8));
     }

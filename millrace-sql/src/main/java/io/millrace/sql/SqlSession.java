@@ -104,7 +104,7 @@ public final class SqlSession {
     public void fromDataStream(String name, DataStream<Row> stream, RowType type, String rowtime) {
         List<ColumnInfo> columns = new ArrayList<>();
         for (int i = 0; i < type.size(); i++) {
-            columns.add(ColumnInfo.of(type.name(i), io.millrace.sql.types.Types.relTypeOf(type.type(i), type.isNullable(i)), null));
+            columns.add(ColumnInfo.of(type.name(i), io.millrace.sql.types.Types.relTypeOf(type, i), null));
         }
         if (rowtime != null && type.indexOf(rowtime) < 0) {
             throw new IllegalArgumentException("rowtime column '" + rowtime + "' is not a field of " + type);

@@ -175,9 +175,10 @@ final class Statements {
                     + target.size() + " physical columns " + target.names(), ins.query().line(), ins.query().column(), script, null);
         }
         for (int i = 0; i < target.size(); i++) {
-            if (source.type(i) != target.type(i)) {
-                throw new SqlException("column " + (i + 1) + " of the query ('" + source.name(i) + "', " + source.type(i) + ") does not fit column '"
-                        + target.name(i) + "' (" + target.type(i) + ") of table '" + table.name() + "': CAST it", ins.query().line(),
+            if (source.type(i) != target.type(i) || source.type(i) == FieldType.ROW
+                    && !io.millrace.sql.runtime.Values.sameShape(source.rowType(i), target.rowType(i))) {
+                throw new SqlException("column " + (i + 1) + " of the query ('" + source.name(i) + "', " + source.typeName(i) + ") does not fit column '"
+                        + target.name(i) + "' (" + target.typeName(i) + ") of table '" + table.name() + "': CAST it", ins.query().line(),
                         ins.query().column(), script, null);
             }
             if (source.isNullable(i) && !target.isNullable(i)) {

@@ -60,10 +60,7 @@ public final class KafkaUpserts {
                 throw new FormatException("a tombstone without a key: no row to delete");
             }
             Row k = key.decode(record.key());
-            RowBuilder b = Row.builder(valueType);
-            for (int i = 0; i < valueType.size(); i++) {
-                b.set(i, placeholder(valueType.type(i)));
-            }
+            RowBuilder b = placeholders(valueType);
             for (int i = 0; i < keyFields.length; i++) {
                 b.set(keyFields[i], k.getField(i));
             }
@@ -94,6 +91,15 @@ public final class KafkaUpserts {
         return positions;
     }
 
+    /** A builder with every field of {@code type} set to a placeholder value of its type. */
+    private static RowBuilder placeholders(RowType type) {
+        RowBuilder b = Row.builder(type);
+        for (int i = 0; i < type.size(); i++) {
+            b.set(i, type.type(i) == FieldType.ROW ? placeholders(type.rowType(i)).build() : placeholder(type.type(i)));
+        }
+        return b;
+    }
+
     private static Object placeholder(FieldType type) {
         return switch (type) {
             case BOOLEAN -> Boolean.FALSE;
@@ -102,6 +108,8 @@ public final class KafkaUpserts {
             case FLOAT -> 0f;
             case DOUBLE -> 0d;
             case STRING -> "";
+            case DECIMAL -> java.math.BigDecimal.ZERO;
+            case ROW -> throw new IllegalStateException("ROW placeholders are built by placeholders(RowType)");
         };
     }
 }

@@ -28,7 +28,18 @@ public enum FieldType {
     /** A calendar date (SQL's {@code DATE}): days since 1970-01-01 as an {@code int}; {@link Row#getDate} (or {@link Row#getInt}). */
     DATE(Integer.class, true, 7),
     /** A time of day (SQL's {@code TIME(3)}): milliseconds since midnight as an {@code int}; {@link Row#getTime} (or {@link Row#getInt}). */
-    TIME(Integer.class, true, 8);
+    TIME(Integer.class, true, 8),
+    /**
+     * A nested row (SQL's {@code ROW<...>}): a {@link Row} of the field's own row type, {@link RowType#rowType(int)};
+     * {@link Row#getRow}. Declared with {@link RowType.Builder#field(String, RowType)}.
+     */
+    ROW(Row.class, false, 9),
+    /**
+     * An exact decimal number (SQL's {@code DECIMAL(p, s)}): a {@link java.math.BigDecimal} of the field's scale with at
+     * most its precision in digits, {@link RowType#precision(int)} and {@link RowType#scale(int)}; {@link Row#getDecimal}.
+     * Declared with {@link RowType.Builder#decimalField}.
+     */
+    DECIMAL(java.math.BigDecimal.class, false, 10);
 
     private static final FieldType[] BY_CODE = values();
 
@@ -47,7 +58,7 @@ public enum FieldType {
         return javaType;
     }
 
-    /** True when values are stored as numbers and read without boxing (all but {@link #STRING}). */
+    /** True when values are stored as numbers and read without boxing (all but {@link #STRING}, {@link #ROW} and {@link #DECIMAL}). */
     public boolean isPrimitive() {
         return primitive;
     }

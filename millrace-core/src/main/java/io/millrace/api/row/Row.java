@@ -1,6 +1,7 @@
 package io.millrace.api.row;
 
 import java.io.Serializable;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
@@ -11,7 +12,7 @@ import java.util.Objects;
  * kind, sharing them.
  *
  * <p><b>Access.</b> Fields are read by position ({@code getDouble(1)}) without boxing: numbers, booleans and
- * timestamps are stored in a {@code long[]}, strings in an {@code Object[]}. Reading a field with the getter of
+ * timestamps are stored in a {@code long[]}; strings, nested rows and decimals in an {@code Object[]}. Reading a field with the getter of
  * another type fails naming the field and its type; reading a null field with a primitive getter fails too (check
  * {@link #isNullAt} first). By-name getters look the name up in the row type: on a per-record path, look the
  * position up once with {@link RowType#index} instead.
@@ -21,10 +22,12 @@ import java.util.Objects;
  * row it retracts. Doubles and floats compare like {@link Double#equals} (NaN equals NaN, 0.0 differs from -0.0).
  * {@link #hashCode()} is defined over the field values only and is the same in every JVM and every version: it is
  * {@code java.util.List.hashCode()} of the fields' values boxed ({@code h = 31 * h + hash(value)} from 1, with 0
- * for null, and each value's hash that of its boxed Java type). Rows are therefore valid keys ({@code keyBy}).
+ * for null, and each value's hash that of its boxed Java type: a nested row's is this hash, a decimal's
+ * {@link java.math.BigDecimal#hashCode()} at the field's scale). Rows are therefore valid keys ({@code keyBy}).
  *
  * <p>{@link #toString()} prints the kind and the values, like {@code +I[m03, 21.5]}; timestamps print as ISO-8601
- * instants.
+ * instants, decimals as plain numbers ({@code 12.50}), nested rows as their values in brackets without a kind
+ * ({@code +I[7, [m03, 21.5]]}).
  */
 public final class Row implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -33,16 +36,16 @@ public final class Row implements Serializable {
     private final RowKind kind;
     /** Primitive fields by their slot; doubles and floats as their canonical bits ({@link Double#doubleToLongBits}); 0 when null. */
     private final long[] numbers;
-    /** String fields by their slot. */
-    private final String[] strings;
+    /** String, row and decimal fields by their slot. */
+    private final Object[] objects;
     /** A bit per field, set when null; null when no field is. */
     private final long[] nulls;
 
-    Row(RowType type, RowKind kind, long[] numbers, String[] strings, long[] nulls) {
+    Row(RowType type, RowKind kind, long[] numbers, Object[] objects, long[] nulls) {
         this.type = type;
         this.kind = kind;
         this.numbers = numbers;
-        this.strings = strings;
+        this.objects = objects;
         this.nulls = nulls;
     }
 
@@ -82,7 +85,7 @@ public final class Row implements Serializable {
 
     /** This row's fields with {@code kind}: this row if it has that kind already, else a new row sharing the fields. */
     public Row withKind(RowKind kind) {
-        return kind == this.kind ? this : new Row(type, Objects.requireNonNull(kind, "kind"), numbers, strings, nulls);
+        return kind == this.kind ? this : new Row(type, Objects.requireNonNull(kind, "kind"), numbers, objects, nulls);
     }
 
     /** The number of fields. */
@@ -137,7 +140,19 @@ public final class Row implements Serializable {
     /** A {@link FieldType#STRING} field, null if it is null. */
     public String getString(int i) {
         checkType(i, FieldType.STRING);
-        return strings[type.slot(i)];
+        return (String) objects[type.slot(i)];
+    }
+
+    /** A {@link FieldType#ROW} field: a row of {@link RowType#rowType(int)}, null if it is null. */
+    public Row getRow(int i) {
+        checkType(i, FieldType.ROW);
+        return (Row) objects[type.slot(i)];
+    }
+
+    /** A {@link FieldType#DECIMAL} field, of the field's scale; null if it is null. */
+    public BigDecimal getDecimal(int i) {
+        checkType(i, FieldType.DECIMAL);
+        return (BigDecimal) objects[type.slot(i)];
     }
 
     /** Field {@code i} boxed ({@link FieldType#javaType()}), or null. */
@@ -152,7 +167,7 @@ public final class Row implements Serializable {
             case BIGINT, TIMESTAMP -> v;
             case FLOAT -> Float.intBitsToFloat((int) v);
             case DOUBLE -> Double.longBitsToDouble(v);
-            case STRING -> strings[type.slot(i)];
+            case STRING, ROW, DECIMAL -> objects[type.slot(i)];
         };
     }
 
@@ -184,6 +199,14 @@ public final class Row implements Serializable {
         return getString(type.index(name));
     }
 
+    public Row getRow(String name) {
+        return getRow(type.index(name));
+    }
+
+    public BigDecimal getDecimal(String name) {
+        return getDecimal(type.index(name));
+    }
+
     public Object getField(String name) {
         return getField(type.index(name));
     }
@@ -208,7 +231,7 @@ public final class Row implements Serializable {
     @Override
     public boolean equals(Object o) {
         return this == o || o instanceof Row r && type.equals(r.type) && Arrays.equals(numbers, r.numbers)
-                && Arrays.equals(strings, r.strings) && Arrays.equals(nulls, r.nulls);
+                && Arrays.equals(objects, r.objects) && Arrays.equals(nulls, r.nulls);
     }
 
     /** The hash defined in the class comment: stable across JVMs and versions, independent of the kind. */
@@ -226,8 +249,8 @@ public final class Row implements Serializable {
             return 0;
         }
         FieldType t = type.type(i);
-        if (t == FieldType.STRING) {
-            return strings[type.slot(i)].hashCode();
+        if (!t.isPrimitive()) {
+            return objects[type.slot(i)].hashCode(); // String, Row and BigDecimal hashes, all defined by their classes
         }
         long v = numbers[type.slot(i)];
         return switch (t) {
@@ -239,7 +262,13 @@ public final class Row implements Serializable {
 
     @Override
     public String toString() {
-        StringBuilder s = new StringBuilder(kind.shortString()).append('[');
+        StringBuilder s = new StringBuilder(kind.shortString());
+        appendFields(s);
+        return s.toString();
+    }
+
+    private void appendFields(StringBuilder s) {
+        s.append('[');
         for (int i = 0; i < type.size(); i++) {
             if (i > 0) {
                 s.append(", ");
@@ -247,15 +276,17 @@ public final class Row implements Serializable {
             Object v = getField(i);
             if (v == null) {
                 s.append(v);
-            } else {
-                s.append(switch (type.type(i)) {
-                    case TIMESTAMP -> Instant.ofEpochMilli((Long) v);
-                    case DATE -> java.time.LocalDate.ofEpochDay((Integer) v);
-                    case TIME -> java.time.LocalTime.ofNanoOfDay((Integer) v * 1_000_000L);
-                    default -> v;
-                });
+                continue;
+            }
+            switch (type.type(i)) {
+                case TIMESTAMP -> s.append(Instant.ofEpochMilli((Long) v));
+                case DATE -> s.append(java.time.LocalDate.ofEpochDay((Integer) v));
+                case TIME -> s.append(java.time.LocalTime.ofNanoOfDay((Integer) v * 1_000_000L));
+                case DECIMAL -> s.append(((BigDecimal) v).toPlainString());
+                case ROW -> ((Row) v).appendFields(s);
+                default -> s.append(v);
             }
         }
-        return s.append(']').toString();
+        s.append(']');
     }
 }

@@ -1,5 +1,8 @@
 package io.millrace.api.row;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
 /**
  * Builds {@link Row}s of one {@link RowType}, field by field, without boxing. Every field must be set (or, if
  * nullable, set to null) before {@link #build}; a builder can be reused: {@code build} copies the fields, and what
@@ -9,14 +12,14 @@ package io.millrace.api.row;
 public final class RowBuilder {
     private final RowType type;
     private final long[] numbers;
-    private final String[] strings;
+    private final Object[] objects;
     private final long[] nulls;
     private final long[] set;
 
     RowBuilder(RowType type) {
         this.type = type;
         this.numbers = new long[type.numberSlots()];
-        this.strings = new String[type.stringSlots()];
+        this.objects = new Object[type.objectSlots()];
         int words = (type.size() + 63) >>> 6;
         this.nulls = new long[words];
         this.set = new long[words];
@@ -74,7 +77,41 @@ public final class RowBuilder {
         if (v == null) {
             return setNull(i);
         }
-        strings[type.slot(i)] = v;
+        objects[type.slot(i)] = v;
+        return mark(i, false);
+    }
+
+    /**
+     * A {@link FieldType#ROW} field: a row of the field's {@link RowType#rowType(int) row type} (its kind is not part of
+     * the field), or null only if the field is nullable. Fails naming the field when the row has another type.
+     */
+    public RowBuilder setRow(int i, Row v) {
+        check(i, FieldType.ROW);
+        if (v == null) {
+            return setNull(i);
+        }
+        if (!v.type().equals(type.rowType(i))) {
+            throw new IllegalArgumentException("field '" + type.name(i) + "' (" + i + ") holds rows of " + type.rowType(i) + ", not of " + v.type());
+        }
+        objects[type.slot(i)] = v;
+        return mark(i, false);
+    }
+
+    /**
+     * A {@link FieldType#DECIMAL} field, rounded half-up to the field's scale (SQL's CAST), or null only if the field
+     * is nullable. Fails naming the field when the value has more digits before the point than the precision allows.
+     */
+    public RowBuilder setDecimal(int i, BigDecimal v) {
+        check(i, FieldType.DECIMAL);
+        if (v == null) {
+            return setNull(i);
+        }
+        BigDecimal scaled = v.scale() == type.scale(i) ? v : v.setScale(type.scale(i), RoundingMode.HALF_UP);
+        if (scaled.precision() > type.precision(i)) {
+            throw new IllegalArgumentException("field '" + type.name(i) + "' (" + i + ") is " + type.typeName(i) + " and cannot hold "
+                    + v.toPlainString() + " (more than " + (type.precision(i) - type.scale(i)) + " digits before the point)");
+        }
+        objects[type.slot(i)] = scaled;
         return mark(i, false);
     }
 
@@ -86,7 +123,7 @@ public final class RowBuilder {
         if (type.type(i).isPrimitive()) {
             numbers[type.slot(i)] = 0;
         } else {
-            strings[type.slot(i)] = null;
+            objects[type.slot(i)] = null;
         }
         return mark(i, true);
     }
@@ -109,6 +146,8 @@ public final class RowBuilder {
             case FLOAT -> setFloat(i, (Float) value);
             case DOUBLE -> setDouble(i, (Double) value);
             case STRING -> setString(i, (String) value);
+            case ROW -> setRow(i, (Row) value);
+            case DECIMAL -> setDecimal(i, (BigDecimal) value);
         };
     }
 
@@ -133,7 +172,7 @@ public final class RowBuilder {
             }
             anyNull |= nulls[w] != 0;
         }
-        return new Row(type, kind, numbers.clone(), strings.clone(), anyNull ? nulls.clone() : null);
+        return new Row(type, kind, numbers.clone(), objects.clone(), anyNull ? nulls.clone() : null);
     }
 
     private RowBuilder number(int i, FieldType expected, long v) {
@@ -145,7 +184,7 @@ public final class RowBuilder {
     private void check(int i, FieldType expected) {
         FieldType actual = type.type(i);
         if (actual != expected) {
-            throw new IllegalArgumentException("field '" + type.name(i) + "' (" + i + ") of " + type + " is " + actual + ", not " + expected);
+            throw new IllegalArgumentException("field '" + type.name(i) + "' (" + i + ") of " + type + " is " + type.typeName(i) + ", not " + expected);
         }
     }
 

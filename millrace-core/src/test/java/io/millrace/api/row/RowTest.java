@@ -209,4 +209,104 @@ class RowTest {
         assertThatThrownBy(() -> row.getTime(0)).hasMessageContaining("field 'day' (0)").hasMessageContaining("is DATE, not TIME");
         assertThatThrownBy(() -> Row.builder(type).setTime(1, 86_400_000)).hasMessageContaining("a TIME is 0 to 86399999 ms since midnight");
     }
+
+    // tag::nested[]
+    static final RowType POSITION = RowType.builder()
+            .field("x", FieldType.DOUBLE)
+            .nullableField("zone", FieldType.STRING)
+            .build();
+    static final RowType ORDER = RowType.builder()
+            .field("id", FieldType.BIGINT)
+            .decimalField("price", 10, 2, false)          // DECIMAL(10, 2)
+            .nullableField("at", POSITION)                 // ROW<x DOUBLE NOT NULL, zone STRING>
+            .build();
+    // end::nested[]
+
+    @Test
+    void nestedRowsAndDecimals_readWithTheirGetters_printAndCompareByValue() {
+        // tag::nestedAccess[]
+        Row order = Row.builder(ORDER)
+                .setLong(0, 7)
+                .setDecimal(1, new java.math.BigDecimal("12.5"))        // stored at the field's scale: 12.50
+                .setRow(2, Row.of(POSITION, 3.25, "hall-2"))
+                .build();
+        java.math.BigDecimal price = order.getDecimal(1);
+        String zone = order.getRow(2).getString(1);
+        // end::nestedAccess[]
+        assertThat(price).isEqualTo(new java.math.BigDecimal("12.50"));
+        assertThat(zone).isEqualTo("hall-2");
+        assertThat(order.toString()).isEqualTo("+I[7, 12.50, [3.25, hall-2]]");
+        assertThat(ORDER.toString()).isEqualTo("ROW<id BIGINT NOT NULL, price DECIMAL(10, 2) NOT NULL, at ROW<x DOUBLE NOT NULL, zone STRING>>");
+        assertThat(ORDER.rowType(2)).isEqualTo(POSITION);
+        assertThat(ORDER.precision(1)).isEqualTo(10);
+        assertThat(ORDER.scale(1)).isEqualTo(2);
+        Row same = Row.of(ORDER, 7L, new java.math.BigDecimal("12.500"), Row.ofKind(RowKind.DELETE, POSITION, 3.25, "hall-2"));
+        assertThat(same).isEqualTo(order).hasSameHashCodeAs(order); // the nested row's kind is not part of the value
+        assertThat(Row.of(ORDER, 7L, new java.math.BigDecimal("12.51"), null)).isNotEqualTo(order);
+        assertThat(order.getField(2)).isEqualTo(Row.of(POSITION, 3.25, "hall-2"));
+        assertThat(Row.of(ORDER, 7L, java.math.BigDecimal.ONE, null).isNullAt(2)).isTrue();
+    }
+
+    @Test
+    void hashOfNestedRowsAndDecimals_isTheListHashOfTheBoxedValues() {
+        Random random = new Random(9);
+        for (int n = 0; n < 500; n++) {
+            Row inner = random.nextInt(4) == 0 ? null : Row.of(POSITION, random.nextGaussian(), random.nextBoolean() ? null : "z" + random.nextInt(9));
+            java.math.BigDecimal price = java.math.BigDecimal.valueOf(random.nextInt(2_000_000) - 1_000_000, 2);
+            List<Object> values = Arrays.asList(random.nextLong(), price, inner);
+            Row r = Row.of(ORDER, values.toArray());
+            assertThat(r.hashCode()).isEqualTo(values.hashCode());
+            if (inner != null) {
+                assertThat(inner.hashCode()).isEqualTo(Arrays.asList(inner.getField(0), inner.getField(1)).hashCode());
+            }
+        }
+        // the contract: fixed values, the same in every JVM (BigDecimal's hash is 31 * unscaled hash + scale)
+        Row fixed = Row.of(ORDER, 1L, new java.math.BigDecimal("2.00"), Row.of(POSITION, 0.5, null));
+        int inner = (31 + Double.hashCode(0.5)) * 31;
+        assertThat(fixed.hashCode()).isEqualTo(((31 + 1) * 31 + (31 * 200 + 2)) * 31 + inner);
+    }
+
+    @Test
+    void nestedRowsAndDecimalsThatDoNotFit_failNamingTheField() {
+        RowType other = RowType.builder().field("x", FieldType.DOUBLE).build();
+        assertThatThrownBy(() -> Row.builder(ORDER).setRow(2, Row.of(other, 1.0)))
+                .hasMessageContaining("field 'at' (2) holds rows of ROW<x DOUBLE NOT NULL, zone STRING>, not of ROW<x DOUBLE NOT NULL>");
+        assertThatThrownBy(() -> Row.builder(ORDER).setDecimal(1, new java.math.BigDecimal("123456789.5")))
+                .hasMessageContaining("field 'price' (1) is DECIMAL(10, 2) and cannot hold 123456789.5 (more than 8 digits before the point)");
+        assertThat(Row.builder(ORDER).setLong(0, 1).setDecimal(1, new java.math.BigDecimal("0.125")).setNull(2).build().getDecimal(1))
+                .isEqualTo(new java.math.BigDecimal("0.13")); // rounded half-up
+        assertThatThrownBy(() -> RowType.builder().field("p", FieldType.ROW)).hasMessageContaining("field 'p' is a ROW: declare it with field(name, rowType)");
+        assertThatThrownBy(() -> RowType.builder().field("p", FieldType.DECIMAL)).hasMessageContaining("declare it with decimalField");
+        assertThatThrownBy(() -> RowType.builder().decimalField("p", 39, 0, false)).hasMessageContaining("precision of 1 to 38");
+        assertThatThrownBy(() -> Row.of(ORDER, 1L, 2.5, null)).hasMessageContaining("takes a BigDecimal, not the java.lang.Double 2.5");
+        assertThatThrownBy(() -> Row.of(ORDER, 1L, java.math.BigDecimal.ONE, null).getRow(1))
+                .hasMessageContaining("field 'price' (1)").hasMessageContaining("is DECIMAL, not ROW");
+        assertThatThrownBy(() -> ORDER.rowType(1)).hasMessageContaining("is DECIMAL(10, 2), not a ROW");
+    }
+
+    @Test
+    void rowTypesDifferByNestedTypeOrDecimalScale() {
+        RowType a = RowType.builder().decimalField("p", 10, 2, false).build();
+        assertThat(RowType.builder().decimalField("p", 10, 2, false).build()).isEqualTo(a).hasSameHashCodeAs(a);
+        assertThat(RowType.builder().decimalField("p", 10, 3, false).build()).isNotEqualTo(a);
+        RowType other = RowType.builder().field("x", FieldType.DOUBLE).build();
+        assertThat(RowType.builder().field("r", other).build()).isNotEqualTo(RowType.builder().field("r", POSITION).build());
+        assertThat(FieldType.ROW.code()).isEqualTo((byte) 9);
+        assertThat(FieldType.DECIMAL.code()).isEqualTo((byte) 10);
+        assertThat(FieldType.ofCode(10)).isEqualTo(FieldType.DECIMAL);
+    }
+
+    @Test
+    void javaSerializationKeepsNestedRowsAndDecimals() throws Exception {
+        Row r = Row.of(ORDER, 3L, new java.math.BigDecimal("99.99"), Row.of(POSITION, -1.0, "z"));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(r);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            Row back = (Row) in.readObject();
+            assertThat(back).isEqualTo(r);
+            assertThat(back.type().rowType(2)).isEqualTo(POSITION);
+        }
+    }
 }

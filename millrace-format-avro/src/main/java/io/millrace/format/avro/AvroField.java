@@ -168,7 +168,7 @@ final class AvroField implements java.io.Serializable {
                 case FLOAT -> Schema.create(Schema.Type.FLOAT);
                 case DOUBLE -> Schema.create(Schema.Type.DOUBLE);
                 case STRING -> Schema.create(Schema.Type.STRING);
-                case DATE, TIME -> throw new IllegalArgumentException("Avro format: field '" + type.name(i) + "' is " + type.type(i)
+                case DATE, TIME, ROW, DECIMAL -> throw new IllegalArgumentException("Avro format: field '" + type.name(i) + "' is " + type.typeName(i)
                         + ", which has no Avro form yet (supported: BOOLEAN, INT, BIGINT, TIMESTAMP, FLOAT, DOUBLE, STRING)");
             };
             if (type.isNullable(i)) {

@@ -27,6 +27,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class AvroRowFormatTest {
+    @Test
+    void nestedRowsAndDecimals_areRefusedUpFront_namingTheField() {
+        RowType inner = RowType.builder().field("x", FieldType.INT).build();
+        assertThatThrownBy(() -> AvroRowFormat.of(RowType.builder().field("pos", inner).build(), "io.millrace.Test"))
+                .hasMessageContaining("Avro format: field 'pos' is ROW<x INT NOT NULL>, which has no Avro form yet");
+        assertThatThrownBy(() -> AvroRowFormat.of(RowType.builder().decimalField("price", 10, 2, false).build(), "io.millrace.Test"))
+                .hasMessageContaining("Avro format: field 'price' is DECIMAL(10, 2), which has no Avro form yet");
+    }
+
     static final String SCHEMA = """
             {"type": "record", "name": "Reading", "namespace": "plant",
              "fields": [

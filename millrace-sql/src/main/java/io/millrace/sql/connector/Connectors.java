@@ -15,7 +15,7 @@ public final class Connectors {
 
     static {
         for (TableConnector c : new TableConnector[] {new DatagenConnector(), new PrintConnector(), new BlackholeConnector(),
-                new FilesystemConnector(), new FactorySimulatorConnector()}) {
+                new FilesystemConnector(), new FactorySimulatorConnector(), new NexmarkConnector()}) {
             BUILT_IN.put(c.name(), c);
         }
         for (TableConnector c : ServiceLoader.load(TableConnector.class, Connectors.class.getClassLoader())) {

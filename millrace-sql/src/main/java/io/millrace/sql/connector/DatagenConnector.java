@@ -40,47 +40,11 @@ final class DatagenConnector implements TableConnector {
             throw options.invalid("rows-per-second", options.get("rows-per-second"), "a positive number");
         }
         long seed = options.getLong("seed", 0, Long.MIN_VALUE);
-        FieldGen[] gens = new FieldGen[type.size()];
-        long sequenceLength = -1;
-        for (int f = 0; f < type.size(); f++) {
-            String p = "fields." + type.name(f) + ".";
-            String kind = options.choice(p + "kind", "random", "random", "sequence");
-            FieldType t = type.type(f);
-            if (kind.equals("sequence")) {
-                if (t != FieldType.INT && t != FieldType.BIGINT && t != FieldType.STRING) {
-                    throw options.invalid(p + "kind", "sequence", "random for a " + t + " field (sequences are INT, BIGINT or STRING)");
-                }
-                long start = options.getLong(p + "start", 0, Long.MIN_VALUE);
-                long end = options.getLong(p + "end", Long.MAX_VALUE, start);
-                long length = end - start + 1;
-                sequenceLength = sequenceLength < 0 ? length : Math.min(sequenceLength, length);
-                gens[f] = new Sequence(start, t);
-            } else if (t == FieldType.TIMESTAMP) {
-                String start = options.get(p + "start");
-                long origin;
-                try {
-                    origin = start == null ? SimulatorConfig.DEFAULT_START : Values.parseTimestamp(start);
-                } catch (IllegalArgumentException e) {
-                    throw options.invalid(p + "start", start, "a timestamp like 2026-01-01 00:00:00");
-                }
-                gens[f] = new Clock(origin, 1000.0 / rate);
-            } else if (t == FieldType.STRING) {
-                gens[f] = new RandomString(seed, f, (int) options.getLong(p + "length", 10, 1));
-            } else if (t == FieldType.BOOLEAN) {
-                gens[f] = new RandomNumber(seed, f, 0, 1, t);
-            } else {
-                boolean integral = t == FieldType.INT || t == FieldType.BIGINT;
-                double min = options.getDouble(p + "min", integral ? 0 : 0.0);
-                double max = options.getDouble(p + "max", integral ? (t == FieldType.INT ? Integer.MAX_VALUE : Long.MAX_VALUE) : 1.0);
-                if (max < min) {
-                    throw options.invalid(p + "max", options.get(p + "max"), "a number not below " + p + "min (" + min + ")");
-                }
-                gens[f] = new RandomNumber(seed, f, min, max, t);
-            }
-        }
-        long rows = options.getLong("number-of-rows", sequenceLength >= 0 ? sequenceLength : -1, 0);
-        if (sequenceLength >= 0 && rows > sequenceLength) {
-            throw options.invalid("number-of-rows", Long.toString(rows), "at most " + sequenceLength + ", the length of the sequence fields");
+        long[] sequenceLength = {-1};
+        FieldGen[] gens = fieldGens(type, "fields.", seed, rate, options, sequenceLength, true);
+        long rows = options.getLong("number-of-rows", sequenceLength[0] >= 0 ? sequenceLength[0] : -1, 0);
+        if (sequenceLength[0] >= 0 && rows > sequenceLength[0]) {
+            throw options.invalid("number-of-rows", Long.toString(rows), "at most " + sequenceLength[0] + ", the length of the sequence fields");
         }
         RowGenerator generator = new RowGenerator(type, gens);
         long count = rows;
@@ -106,6 +70,60 @@ final class DatagenConnector implements TableConnector {
                 return "datagen, rows-per-second=" + rate + (count >= 0 ? ", number-of-rows=" + count : "");
             }
         };
+    }
+
+    /**
+     * The generators of the fields of {@code type}, options under {@code prefix} ({@code fields.<f>.} at the top, {@code
+     * fields.<row>.<f>.} in a ROW column); {@code sequenceLength[0]} collects the shortest sequence.
+     */
+    private static FieldGen[] fieldGens(RowType type, String prefix, long seed, double rate, ConnectorOptions options, long[] sequenceLength,
+            boolean top) {
+        FieldGen[] gens = new FieldGen[type.size()];
+        for (int f = 0; f < type.size(); f++) {
+            String p = prefix + type.name(f) + ".";
+            String kind = options.choice(p + "kind", "random", "random", "sequence");
+            FieldType t = type.type(f);
+            if (kind.equals("sequence")) {
+                if (!top || t != FieldType.INT && t != FieldType.BIGINT && t != FieldType.STRING) {
+                    throw options.invalid(p + "kind", "sequence", "random for a " + type.typeName(f) + " field (sequences are INT, BIGINT or STRING "
+                            + "columns)");
+                }
+                long start = options.getLong(p + "start", 0, Long.MIN_VALUE);
+                long end = options.getLong(p + "end", Long.MAX_VALUE, start);
+                long length = end - start + 1;
+                sequenceLength[0] = sequenceLength[0] < 0 ? length : Math.min(sequenceLength[0], length);
+                gens[f] = new Sequence(start, t);
+            } else if (t == FieldType.TIMESTAMP) {
+                String start = options.get(p + "start");
+                long origin;
+                try {
+                    origin = start == null ? SimulatorConfig.DEFAULT_START : Values.parseTimestamp(start);
+                } catch (IllegalArgumentException e) {
+                    throw options.invalid(p + "start", start, "a timestamp like 2026-01-01 00:00:00");
+                }
+                gens[f] = new Clock(origin, 1000.0 / rate);
+            } else if (t == FieldType.STRING) {
+                gens[f] = new RandomString(seed, f, (int) options.getLong(p + "length", 10, 1));
+            } else if (t == FieldType.BOOLEAN) {
+                gens[f] = new RandomNumber(seed, f, 0, 1, t);
+            } else if (t == FieldType.ROW) {
+                gens[f] = new NestedRow(type.rowType(f), fieldGens(type.rowType(f), p, mix(seed, f, 997), rate, options, sequenceLength, false));
+            } else if (t == FieldType.DATE || t == FieldType.TIME) {
+                gens[f] = new RandomNumber(seed, f, 0, t == FieldType.DATE ? 36_524 : 86_399_999, FieldType.INT);
+            } else {
+                boolean integral = t == FieldType.INT || t == FieldType.BIGINT;
+                double defaultMax = t == FieldType.DECIMAL ? Math.min(Math.pow(10, type.precision(f) - type.scale(f)) - 1, 1e15)
+                        : integral ? (t == FieldType.INT ? Integer.MAX_VALUE : Long.MAX_VALUE) : 1.0;
+                double min = options.getDouble(p + "min", 0);
+                double max = options.getDouble(p + "max", defaultMax);
+                if (max < min) {
+                    throw options.invalid(p + "max", options.get(p + "max"), "a number not below " + p + "min (" + min + ")");
+                }
+                gens[f] = t == FieldType.DECIMAL ? new RandomDecimal(new RandomNumber(seed, f, min, max, FieldType.DOUBLE), type.scale(f))
+                        : new RandomNumber(seed, f, min, max, t);
+            }
+        }
+        return gens;
     }
 
     /** The value of one field of row {@code index}. */
@@ -162,6 +180,24 @@ final class DatagenConnector implements TableConnector {
                 case FLOAT -> (float) (min + unit * (max - min));
                 default -> min + unit * (max - min);
             };
+        }
+    }
+
+    record RandomDecimal(RandomNumber number, int scale) implements FieldGen {
+        @Override
+        public Object value(long index) {
+            return java.math.BigDecimal.valueOf((Double) number.value(index)).setScale(scale, java.math.RoundingMode.HALF_UP);
+        }
+    }
+
+    record NestedRow(RowType type, FieldGen[] fields) implements FieldGen {
+        @Override
+        public Object value(long index) {
+            Object[] values = new Object[fields.length];
+            for (int f = 0; f < fields.length; f++) {
+                values[f] = fields[f].value(index);
+            }
+            return Row.of(type, values);
         }
     }
 

@@ -224,6 +224,8 @@ public final class StatementParser {
         String name = t.text().toUpperCase(Locale.ROOT);
         TypeSpec.Base base;
         int precision = 0;
+        int scale = 0;
+        List<TypeSpec.Field> fields = List.of();
         switch (name) {
             case "BOOLEAN" -> base = TypeSpec.Base.BOOLEAN;
             case "INT", "INTEGER" -> base = TypeSpec.Base.INT;
@@ -283,11 +285,32 @@ public final class StatementParser {
                     expectWord("ZONE");
                 }
             }
-            case "DECIMAL", "DEC", "NUMERIC", "TINYINT", "SMALLINT", "BYTES", "BINARY", "VARBINARY", "ARRAY", "MAP",
-                    "MULTISET", "ROW", "INTERVAL" -> throw error(t, "type " + name + " is not supported yet; supported: BOOLEAN, INT, BIGINT, "
-                            + "FLOAT, DOUBLE, STRING, VARCHAR, DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p)");
-            default -> throw error(t, "unknown type " + t.describe() + "; supported: BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, STRING, VARCHAR, "
-                    + "DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p)");
+            case "DECIMAL", "DEC", "NUMERIC" -> {
+                base = TypeSpec.Base.DECIMAL;
+                precision = 10; // Flink's default: DECIMAL is DECIMAL(10, 0)
+                if (acceptSymbol("(")) {
+                    Token p = peek();
+                    precision = number("a precision from 1 to 38");
+                    if (precision < 1 || precision > 38) {
+                        throw error(p, "DECIMAL precision must be 1 to 38, was " + precision);
+                    }
+                    if (acceptSymbol(",")) {
+                        Token sc = peek();
+                        scale = number("a scale from 0 to the precision");
+                        if (scale > precision) {
+                            throw error(sc, "DECIMAL scale must be 0 to the precision (" + precision + "), was " + scale);
+                        }
+                    }
+                    expectSymbol(")");
+                }
+            }
+            case "ROW" -> {
+                base = TypeSpec.Base.ROW;
+                fields = rowFields();
+            }
+            case "TINYINT", "SMALLINT", "BYTES", "BINARY", "VARBINARY", "ARRAY", "MAP",
+                    "MULTISET", "INTERVAL" -> throw error(t, "type " + name + " is not supported yet; supported: " + SUPPORTED_TYPES);
+            default -> throw error(t, "unknown type " + t.describe() + "; supported: " + SUPPORTED_TYPES);
         }
         boolean nullable = true;
         if (peek().is("NOT")) {
@@ -297,7 +320,37 @@ public final class StatementParser {
         } else if (peek().is("NULL")) {
             pos++;
         }
-        return new TypeSpec(base, precision, nullable);
+        return new TypeSpec(base, precision, scale, fields, nullable);
+    }
+
+    private static final String SUPPORTED_TYPES = "BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), STRING, VARCHAR, DATE, TIME(p), "
+            + "TIMESTAMP(p), TIMESTAMP_LTZ(p), ROW<name type, ...>";
+
+    /** The fields of {@code ROW<name type, ...>} or {@code ROW(name type, ...)}, after the word ROW; a field may have a comment string. */
+    private List<TypeSpec.Field> rowFields() {
+        String close;
+        if (acceptSymbol("<")) {
+            close = ">";
+        } else if (acceptSymbol("(")) {
+            close = ")";
+        } else {
+            throw error(peek(), "expected '<' or '(' after ROW, found " + peek().describe());
+        }
+        List<TypeSpec.Field> fields = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        do {
+            Token at = peek();
+            String field = identifier("a field name of the ROW");
+            if (!names.add(field)) {
+                throw error(at, "the ROW has two fields named '" + field + "'");
+            }
+            fields.add(new TypeSpec.Field(field, type()));
+            if (peek().kind() == Token.Kind.STRING) {
+                pos++; // the field's comment
+            }
+        } while (acceptSymbol(","));
+        expectSymbol(close);
+        return fields;
     }
 
     private Statement set() {

@@ -3,6 +3,8 @@ package io.millrace.sql.planner;
 import io.millrace.sql.types.Types;
 import io.millrace.sql.types.UnsupportedSql;
 import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowType;
 import io.millrace.sql.runtime.Expr;
 import io.millrace.sql.runtime.Values;
 import java.math.BigDecimal;
@@ -15,6 +17,7 @@ import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -46,6 +49,9 @@ public final class ExprCompiler {
             Object v = literal(lit);
             return row -> v;
         }
+        if (n instanceof RexFieldAccess access) {
+            return fieldAccess(access);
+        }
         if (n instanceof RexCall call) {
             return call(call);
         }
@@ -64,6 +70,34 @@ public final class ExprCompiler {
             case FLOAT -> row -> row.isNullAt(i) ? null : row.getFloat(i);
             case DOUBLE -> row -> row.isNullAt(i) ? null : row.getDouble(i);
             case STRING -> row -> row.getString(i);
+            case DECIMAL -> row -> row.getDecimal(i);
+            case ROW -> row -> row.getRow(i);
+        };
+    }
+
+    /** {@code expr.field} of a ROW: null when the row is null, else the nested row's field boxed. */
+    private Expr fieldAccess(RexFieldAccess access) {
+        Expr of = compile(access.getReferenceExpr());
+        int i = access.getField().getIndex();
+        return row -> {
+            Row r = (Row) of.eval(row);
+            return r == null ? null : r.getField(i);
+        };
+    }
+
+    /** {@code ROW(a, b, ...)}: a nested row of the call's type. */
+    private Expr rowConstructor(RexCall call) {
+        Expr[] fields = compileAll(call.getOperands()).toArray(new Expr[0]);
+        RowType type = Types.rowType(call.getType());
+        return row -> {
+            Object[] values = new Object[fields.length];
+            for (int k = 0; k < values.length; k++) {
+                Object v = fields[k].eval(row);
+                values[k] = v == null ? null : type.type(k) == FieldType.ROW ? Values.conform((Row) v, type.rowType(k))
+                        : type.type(k) == FieldType.DECIMAL ? Values.fit(Values.toDecimal(v), type.precision(k), type.scale(k))
+                        : v.getClass() == type.type(k).javaType() ? v : Values.cast(v, type.type(k));
+            }
+            return Row.of(type, values);
         };
     }
 
@@ -103,6 +137,9 @@ public final class ExprCompiler {
         if (ft == null) {
             throw new UnsupportedSql("literal " + lit + " of type " + t + " is not supported yet");
         }
+        if (ft == FieldType.DECIMAL) {
+            return d.setScale(t.getScale(), java.math.RoundingMode.HALF_UP);
+        }
         return isIntegral(ft) ? Values.cast(d.longValue(), ft) : Values.cast(d.doubleValue(), ft);
     }
 
@@ -112,6 +149,8 @@ public final class ExprCompiler {
         switch (kind) {
             case CAST:
                 return cast(call);
+            case ROW:
+                return rowConstructor(call);
             case CASE:
                 return caseWhen(compileAll(call.getOperands()));
             case AND:
@@ -165,6 +204,12 @@ public final class ExprCompiler {
             case MINUS_PREFIX: {
                 Expr a = compile(call.getOperands().get(0));
                 FieldType ft = Types.fieldTypeOrNull(type);
+                if (ft == FieldType.DECIMAL) {
+                    return row -> {
+                        Object v = a.eval(row);
+                        return v == null ? null : Values.toDecimal(v).negate();
+                    };
+                }
                 return row -> {
                     Object v = a.eval(row);
                     if (v == null) {
@@ -217,6 +262,32 @@ public final class ExprCompiler {
             throw new UnsupportedSql("CAST to " + Types.sqlName(call.getType()) + " is not supported yet");
         }
         FieldType source = Types.fieldTypeOrNull(operand.getType());
+        if (target == FieldType.DECIMAL) {
+            int precision = call.getType().getPrecision();
+            int scale = call.getType().getScale();
+            if (source == FieldType.DATE || source == FieldType.TIME || source == FieldType.TIMESTAMP || source == FieldType.ROW) {
+                throw new UnsupportedSql("CAST from " + Types.sqlName(operand.getType()) + " to " + Types.sqlName(call.getType()) + " is not supported");
+            }
+            boolean nullable = call.getType().isNullable();
+            String type = Types.sqlName(call.getType());
+            return row -> {
+                Object v = a.eval(row);
+                BigDecimal d = Values.castDecimal(v, precision, scale);
+                if (d == null && v != null && !nullable) {
+                    throw new ArithmeticException("CAST of " + Values.toDecimal(v).toPlainString() + " to " + type + " overflows: it has more than "
+                            + (precision - scale) + " digits before the point");
+                }
+                return d;
+            };
+        }
+        if (target == FieldType.ROW || source == FieldType.ROW) {
+            RowType rowType = target == source ? Types.rowType(call.getType()) : null;
+            if (rowType == null || !Values.sameShape(Types.rowType(operand.getType()), rowType)) {
+                throw new UnsupportedSql("CAST from " + Types.sqlName(operand.getType()) + " to " + Types.sqlName(call.getType())
+                        + " is not supported yet: a ROW casts only to a ROW of the same field types");
+            }
+            return row -> Values.conform((Row) a.eval(row), rowType);
+        }
         if (source == FieldType.TIMESTAMP && target == FieldType.STRING) {
             return row -> {
                 Object v = a.eval(row);
@@ -339,6 +410,9 @@ public final class ExprCompiler {
         if (SqlTypeName.INTERVAL_TYPES.contains(call.getType().getSqlTypeName())) {
             throw new UnsupportedSql("interval arithmetic (" + call + ") is not supported yet");
         }
+        if (t == FieldType.DECIMAL) {
+            return decimalArithmetic(kind, call, a, b);
+        }
         if (t == FieldType.INT || t == FieldType.BIGINT) {
             boolean isInt = t == FieldType.INT;
             String text = call.toString();
@@ -387,6 +461,43 @@ public final class ExprCompiler {
                 default -> l % r;
             };
             return isFloat ? (Object) (float) v : (Object) v;
+        };
+    }
+
+    /**
+     * Arithmetic with a DECIMAL result: exact, rounded half-up to the result type's scale (Flink's result types, see
+     * {@link io.millrace.sql.types.MillraceTypeSystem}); null when the result has too many digits (Flink's overflow),
+     * or a failure naming the expression if its type is NOT NULL; division or modulo by zero fails naming the expression.
+     */
+    private static Expr decimalArithmetic(SqlKind kind, RexCall call, Expr a, Expr b) {
+        int precision = call.getType().getPrecision();
+        int scale = call.getType().getScale();
+        boolean nullable = call.getType().isNullable();
+        String type = Types.sqlName(call.getType());
+        String text = call.toString();
+        return row -> {
+            Object x = a.eval(row);
+            Object y = x == null ? null : b.eval(row);
+            if (y == null) {
+                return null;
+            }
+            BigDecimal l = Values.toDecimal(x);
+            BigDecimal r = Values.toDecimal(y);
+            if ((kind == SqlKind.DIVIDE || kind == SqlKind.MOD) && r.signum() == 0) {
+                throw new ArithmeticException("division by zero in " + text);
+            }
+            BigDecimal v = switch (kind) {
+                case PLUS -> l.add(r);
+                case MINUS -> l.subtract(r);
+                case TIMES -> l.multiply(r);
+                case DIVIDE -> l.divide(r, scale, java.math.RoundingMode.HALF_UP);
+                default -> l.remainder(r);
+            };
+            BigDecimal fitted = Values.fit(v, precision, scale);
+            if (fitted == null && !nullable) {
+                throw new ArithmeticException(text + " = " + v.toPlainString() + " overflows its type " + type);
+            }
+            return fitted;
         };
     }
 

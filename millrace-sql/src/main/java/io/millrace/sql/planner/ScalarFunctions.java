@@ -97,16 +97,25 @@ final class ScalarFunctions {
                 };
             }
             case "ABS":
+                if (t == FieldType.DECIMAL) {
+                    return decimal1(ops.get(0), BigDecimal::abs);
+                }
                 return numeric1(ops.get(0), t, Math::abs, Math::abs);
             case "FLOOR":
                 if (ops.size() > 1) {
                     throw new UnsupportedSql("FLOOR(... TO unit) is not supported yet");
+                }
+                if (t == FieldType.DECIMAL) {
+                    return decimal1(ops.get(0), d -> d.setScale(0, java.math.RoundingMode.FLOOR));
                 }
                 return numeric1(ops.get(0), t, x -> x, Math::floor);
             case "CEIL":
             case "CEILING":
                 if (ops.size() > 1) {
                     throw new UnsupportedSql("CEIL(... TO unit) is not supported yet");
+                }
+                if (t == FieldType.DECIMAL) {
+                    return decimal1(ops.get(0), d -> d.setScale(0, java.math.RoundingMode.CEILING));
                 }
                 return numeric1(ops.get(0), t, x -> x, Math::ceil);
             case "SQRT":
@@ -133,13 +142,73 @@ final class ScalarFunctions {
                     if (p == null) {
                         return null;
                     }
+                    if (x instanceof BigDecimal exact) {
+                        return exact.setScale(((Number) p).intValue(), java.math.RoundingMode.HALF_UP);
+                    }
                     BigDecimal r = BigDecimal.valueOf(((Number) x).doubleValue()).setScale(((Number) p).intValue(), java.math.RoundingMode.HALF_UP);
                     return Values.cast(r.doubleValue(), t);
+                };
+            }
+            case "SPLIT_INDEX": {
+                Expr s = ops.get(0);
+                Expr delimiter = ops.get(1);
+                Expr index = ops.get(2);
+                return row -> {
+                    Object v = s.eval(row);
+                    Object d = v == null ? null : delimiter.eval(row);
+                    Object n = d == null ? null : index.eval(row);
+                    return n == null ? null : splitIndex((String) v, (String) d, ((Number) n).intValue());
+                };
+            }
+            case "REGEXP_EXTRACT": {
+                Expr s = ops.get(0);
+                Expr group = ops.size() > 2 ? ops.get(2) : row -> 0;
+                if (call.getOperands().get(1) instanceof RexLiteral lit) {
+                    java.util.regex.Pattern pattern = compileRegex(lit.getValueAs(String.class));
+                    return row -> {
+                        Object v = s.eval(row);
+                        Object g = v == null ? null : group.eval(row);
+                        return g == null || pattern == null ? null : extract(pattern, (String) v, ((Number) g).intValue());
+                    };
+                }
+                Expr regex = ops.get(1);
+                return row -> {
+                    Object v = s.eval(row);
+                    Object r = v == null ? null : regex.eval(row);
+                    Object g = r == null ? null : group.eval(row);
+                    java.util.regex.Pattern pattern = g == null ? null : compileRegex((String) r);
+                    return pattern == null ? null : extract(pattern, (String) v, ((Number) g).intValue());
                 };
             }
             default:
                 throw new UnsupportedSql("function " + call.getOperator().getName() + " is not supported yet");
         }
+    }
+
+    /** Piece {@code index} of {@code s} split at every {@code delimiter} (empty pieces kept), or null. */
+    static String splitIndex(String s, String delimiter, int index) {
+        if (index < 0 || s.isEmpty()) {
+            return null;
+        }
+        String[] pieces = delimiter.isEmpty() ? s.trim().split("\\s+") : s.split(java.util.regex.Pattern.quote(delimiter), -1);
+        return index < pieces.length ? pieces[index] : null;
+    }
+
+    /** Null for a regular expression that does not compile (Flink's REGEXP_EXTRACT gives null then). */
+    static java.util.regex.Pattern compileRegex(String regex) {
+        try {
+            return java.util.regex.Pattern.compile(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            return null;
+        }
+    }
+
+    static String extract(java.util.regex.Pattern pattern, String s, int group) {
+        java.util.regex.Matcher m = pattern.matcher(s);
+        if (!m.find() || group < 0 || group > m.groupCount()) {
+            return null;
+        }
+        return m.group(group);
     }
 
     private static Expr unaryString(Expr a, SerializableUnary f) {
@@ -151,6 +220,17 @@ final class ScalarFunctions {
 
     private interface SerializableUnary extends java.io.Serializable {
         String apply(String s);
+    }
+
+    private interface DecimalOp extends java.io.Serializable {
+        BigDecimal apply(BigDecimal x);
+    }
+
+    private static Expr decimal1(Expr a, DecimalOp f) {
+        return row -> {
+            Object v = a.eval(row);
+            return v == null ? null : f.apply(Values.toDecimal(v));
+        };
     }
 
     private interface LongOp extends java.io.Serializable {

@@ -53,13 +53,9 @@ public final class ScanPlanner {
 
     private static RowType rowType(ConnectorTable table) {
         RowType.Builder b = RowType.builder();
+        org.apache.calcite.rel.type.RelDataTypeFactory f = new org.apache.calcite.jdbc.JavaTypeFactoryImpl(MillraceTypeSystem.INSTANCE);
         for (ColumnInfo c : table.columns()) {
-            io.millrace.api.row.FieldType t = Types.fieldTypeOrNull(c.relType(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(MillraceTypeSystem.INSTANCE)));
-            if (c.nullable()) {
-                b.nullableField(c.name(), t);
-            } else {
-                b.field(c.name(), t);
-            }
+            Types.addField(b, c.name(), c.relType(f));
         }
         return b.build();
     }
@@ -69,7 +65,7 @@ public final class ScanPlanner {
         List<ColumnInfo> cols = new ArrayList<>();
         for (ColumnInfo c : t.columns()) {
             if (all || !c.isComputed()) {
-                cols.add(new ColumnInfo(c.name(), c.sqlType(), c.precision(), c.nullable(), null));
+                cols.add(new ColumnInfo(c.name(), c.sqlType(), c.precision(), c.scale(), c.fields(), c.nullable(), null));
             }
         }
         return new ConnectorTable(t.name(), cols, t.physicalType(), null, null, t.primaryKey(), t.options());

@@ -95,8 +95,8 @@ final class WindowAggregateLowering {
                 keyExprs.add(compiler.compile(e));
                 keyNames.add(name);
                 FieldType t = fieldType(e.getType(), name);
-                keyType.nullableField("k" + keyNames.size(), t);
-                nullableKey |= e.getType().isNullable();
+                Types.addField(keyType, "k" + keyNames.size(), e.getType(), true);
+                nullableKey |= e.getType().isNullable() || !t.isPrimitive() && t != FieldType.STRING; // rows and decimals: keyed as a Row
             }
         }
         if (!start || !end) {
@@ -144,12 +144,23 @@ final class WindowAggregateLowering {
         if (argType == FieldType.STRING && kind != AggregateCall.Kind.COUNT) {
             throw new UnsupportedSql(call.getAggregation().getName() + " of a STRING is not supported yet");
         }
+        if (argType == FieldType.ROW && kind != AggregateCall.Kind.COUNT) {
+            throw new UnsupportedSql(call.getAggregation().getName() + " of a ROW is not supported");
+        }
         boolean floating = kind != AggregateCall.Kind.COUNT
                 && (argType == FieldType.DOUBLE || argType == FieldType.FLOAT || result == FieldType.DOUBLE || result == FieldType.FLOAT);
-        if (arg instanceof RexInputRef ref) {
-            return new AggregateCall(kind, ref.getIndex(), inType.type(ref.getIndex()), null, floating, result, text);
+        AggregateCall.Decimal decimal = null;
+        if (kind != AggregateCall.Kind.COUNT && argType == FieldType.DECIMAL) {
+            if (result != FieldType.DECIMAL) {
+                throw new UnsupportedSql(text + " of a DECIMAL with result type " + Types.sqlName(call.getType()) + " is not supported");
+            }
+            decimal = new AggregateCall.Decimal(arg.getType().getScale(), call.getType().getPrecision(), call.getType().getScale());
+            floating = false;
         }
-        return new AggregateCall(kind, -1, argType, compiler.compile(arg), floating, result, text);
+        if (arg instanceof RexInputRef ref) {
+            return new AggregateCall(kind, ref.getIndex(), inType.type(ref.getIndex()), null, floating, result, text, decimal);
+        }
+        return new AggregateCall(kind, -1, argType, compiler.compile(arg), floating, result, text, decimal);
     }
 
     private static FieldType fieldType(RelDataType type, String what) {

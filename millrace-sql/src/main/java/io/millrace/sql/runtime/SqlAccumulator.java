@@ -3,16 +3,16 @@ package io.millrace.sql.runtime;
 import io.millrace.api.functions.PackedAccumulator;
 
 /**
- * The accumulator of all aggregate calls of a window aggregation: two {@code long}s per call (see
- * {@link AggregateCall}). Numbers only, so windows store it packed in their slice tables.
+ * The accumulator of all aggregate calls of a window aggregation: {@link AggregateCall#width()} {@code long}s per
+ * call, in order. Numbers only, so windows store it packed in their slice tables.
  */
 public final class SqlAccumulator implements PackedAccumulator, java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     final long[] slots;
 
-    SqlAccumulator(int calls) {
-        this.slots = new long[2 * calls];
+    SqlAccumulator(int longs) {
+        this.slots = new long[longs];
     }
 
     @Override

@@ -1,6 +1,10 @@
 package io.millrace.sql.runtime;
 
 import io.millrace.api.row.FieldType;
+import io.millrace.api.row.Row;
+import io.millrace.api.row.RowType;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -31,6 +35,13 @@ public final class Values {
         switch (target) {
             case STRING:
                 return toText(value);
+            case DECIMAL:
+                return toDecimal(value);
+            case ROW:
+                if (!(value instanceof Row)) {
+                    throw new IllegalArgumentException("cannot cast " + value + " to ROW");
+                }
+                return value;
             case BOOLEAN:
                 if (value instanceof Boolean) {
                     return value;
@@ -161,15 +172,98 @@ public final class Values {
         if (value instanceof Boolean b) {
             return b ? "TRUE" : "FALSE";
         }
+        if (value instanceof BigDecimal d) {
+            return d.toPlainString();
+        }
         return value.toString();
     }
 
-    /** Compares two non-null values of comparable types: numbers by value, strings, booleans. */
+    /** A number (or its text, or a boolean as 1 or 0) as a BigDecimal of its own scale; fails naming text that is no number. */
+    public static BigDecimal toDecimal(Object value) {
+        if (value instanceof BigDecimal d) {
+            return d;
+        }
+        if (value instanceof Long || value instanceof Integer) {
+            return BigDecimal.valueOf(((Number) value).longValue());
+        }
+        if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new IllegalArgumentException("cannot cast " + d + " to DECIMAL");
+            }
+            return new BigDecimal(Double.toString(d));
+        }
+        if (value instanceof Boolean b) {
+            return b ? BigDecimal.ONE : BigDecimal.ZERO;
+        }
+        if (value instanceof String str) {
+            try {
+                return new BigDecimal(str.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("cannot cast '" + str + "' to DECIMAL");
+            }
+        }
+        throw new IllegalArgumentException("cannot cast " + value + " to DECIMAL");
+    }
+
+    /**
+     * SQL's CAST to {@code DECIMAL(precision, scale)}: rounded half-up to the scale; null (as in Flink) when the value
+     * has more digits before the point than the type allows.
+     */
+    public static BigDecimal castDecimal(Object value, int precision, int scale) {
+        return value == null ? null : fit(toDecimal(value), precision, scale);
+    }
+
+    /** {@code v} rounded half-up to {@code scale}, or null if it then has more than {@code precision} digits (Flink's overflow). */
+    public static BigDecimal fit(BigDecimal v, int precision, int scale) {
+        BigDecimal r = v.scale() == scale ? v : v.setScale(scale, RoundingMode.HALF_UP);
+        return r.precision() > precision ? null : r;
+    }
+
+    /**
+     * True when rows of {@code a} convert to rows of {@code b} by position ({@link #conform}): as many fields, of the
+     * same types, nested rows alike; names and nullability may differ.
+     */
+    public static boolean sameShape(RowType a, RowType b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.type(i) != b.type(i) || a.type(i) == FieldType.ROW && !sameShape(a.rowType(i), b.rowType(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code row} as a row of {@code type}: itself if it has that type, else its values by position, nested rows
+     * converted alike (see {@link #sameShape}).
+     */
+    public static Row conform(Row row, RowType type) {
+        if (row == null || row.type().equals(type)) {
+            return row;
+        }
+        if (row.size() != type.size()) {
+            throw new IllegalArgumentException("a row of " + row.type() + " does not fit " + type);
+        }
+        Object[] values = new Object[type.size()];
+        for (int i = 0; i < values.length; i++) {
+            Object v = row.getField(i);
+            values[i] = v instanceof Row r && type.type(i) == FieldType.ROW ? conform(r, type.rowType(i)) : v;
+        }
+        return Row.of(type, values);
+    }
+
+    /** Compares two non-null values of comparable types: numbers by value (decimals exactly), strings, booleans. */
     @SuppressWarnings("unchecked")
     public static int compare(Object a, Object b) {
         if (a instanceof Number x && b instanceof Number y) {
             if (x instanceof Double || x instanceof Float || y instanceof Double || y instanceof Float) {
                 return Double.compare(x.doubleValue(), y.doubleValue());
+            }
+            if (x instanceof BigDecimal || y instanceof BigDecimal) {
+                return toDecimal(x).compareTo(toDecimal(y));
             }
             return Long.compare(x.longValue(), y.longValue());
         }

@@ -39,7 +39,7 @@ public final class WindowAssignFunction implements FlatMapFunction<Row, Row> {
         int n = row.size();
         for (long start = lastStart; start > ts - size; start -= slide) {
             for (int i = 0; i < n; i++) {
-                RowProjector.copy(row, i, builder, i, outType.type(i));
+                RowProjector.copy(row, i, builder, i, outType);
             }
             builder.setTimestamp(n, start);
             builder.setTimestamp(n + 1, start + size);

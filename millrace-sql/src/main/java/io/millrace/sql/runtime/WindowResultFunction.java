@@ -51,7 +51,7 @@ public final class WindowResultFunction extends ProcessWindowFunction<Object[], 
                 } else {
                     v = results[code - keys];
                 }
-                RowProjector.set(builder, i, v, outType.type(i));
+                RowProjector.set(builder, i, v, outType);
             }
             out.collect(builder.build());
         }

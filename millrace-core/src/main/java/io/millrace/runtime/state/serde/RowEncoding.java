@@ -5,6 +5,8 @@ import io.millrace.api.row.Row;
 import io.millrace.api.row.RowBuilder;
 import io.millrace.api.row.RowKind;
 import io.millrace.api.row.RowType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Arrays;
 
 /**
@@ -13,19 +15,24 @@ import java.util.Arrays;
  *
  * <pre>
  * version      byte: 1
- * type         varint length, then: varint field count; per field: string name, byte {@link FieldType#code()},
- *              byte 1 if nullable else 0
+ * type         varint length, then the type's fields (below)
  * kind         byte {@link RowKind#code()}; always 0 (+I) for keys, whose equality ignores the kind
- * null bits    only if the type has a nullable field: (count + 7) / 8 bytes, bit i of byte i / 8 set when field i is null
- * fields       each non-null field in order: BOOLEAN byte 0/1; INT, BIGINT, TIMESTAMP zig-zag varlong;
- *              FLOAT 4 bytes of {@link Float#floatToIntBits}; DOUBLE 8 bytes of {@link Double#doubleToLongBits};
- *              STRING a string
+ * values       the row's values (below)
+ *
+ * fields       varint field count; per field: string name, byte {@link FieldType#code()}, byte 1 if nullable else 0,
+ *              then for a ROW the nested type's fields, for a DECIMAL a byte precision and a byte scale
+ * values       null bits, only if the type has a nullable field: (count + 7) / 8 bytes, bit i of byte i / 8 set when
+ *              field i is null; then each non-null field in order: BOOLEAN byte 0/1; INT, BIGINT, TIMESTAMP, DATE,
+ *              TIME zig-zag varlong; FLOAT 4 bytes of {@link Float#floatToIntBits}; DOUBLE 8 bytes of
+ *              {@link Double#doubleToLongBits}; STRING a string; ROW the nested row's values (no type, no kind: a
+ *              nested row reads back as +I); DECIMAL its unscaled value at the field's scale, a zig-zag varlong when
+ *              the precision is at most 18, else a varint length and the two's-complement big-endian bytes
  * </pre>
  *
  * Equal rows give equal bytes in key mode. A reader fails, naming the version, on a version it does not know; new
- * versions will be added beside this one, never change it. One instance per {@link StateSerializer}: it caches the
- * last row type written and read, so a state of rows of one type encodes and decodes the type once. Not
- * thread-safe.
+ * versions will be added beside this one, never change it (ROW and DECIMAL fields were added to version 1 without
+ * changing the bytes of the types before them). One instance per {@link StateSerializer}: it caches the last row
+ * type written and read, so a state of rows of one type encodes and decodes the type once. Not thread-safe.
  */
 final class RowEncoding {
     static final int TAG = 37;
@@ -33,12 +40,10 @@ final class RowEncoding {
 
     private RowType writtenType;
     private byte[] writtenTypeBytes;
-    private boolean writtenHasNullable;
+    private Layout writtenLayout;
     private RowType readType;
     private byte[] readTypeBytes;
-    /** Null bits of the row being read, one per field of {@link #readType}; null if it has no nullable field. */
-    private boolean[] readNulls;
-    private RowBuilder builder;
+    private Layout readLayout;
 
     void write(Row row, boolean canonical, ByteWriter out) {
         RowType type = row.type();
@@ -48,8 +53,13 @@ final class RowEncoding {
         out.writeVarInt(typeBytes.length);
         out.write(typeBytes);
         out.writeByte(canonical ? RowKind.INSERT.code() : row.kind().code());
+        writeValues(row, writtenLayout, out);
+    }
+
+    private static void writeValues(Row row, Layout layout, ByteWriter out) {
+        RowType type = layout.type;
         int n = type.size();
-        if (writtenHasNullable) {
+        if (layout.hasNullable) {
             for (int b = 0; b < n; b += 8) {
                 int bits = 0;
                 for (int i = b; i < Math.min(n, b + 8); i++) {
@@ -69,16 +79,32 @@ final class RowEncoding {
                 case FLOAT -> out.writeInt(Float.floatToIntBits(row.getFloat(i)));
                 case DOUBLE -> out.writeLong(Double.doubleToLongBits(row.getDouble(i)));
                 case STRING -> out.writeString(row.getString(i));
+                case ROW -> writeValues(row.getRow(i), layout.children[i], out);
+                case DECIMAL -> {
+                    BigInteger unscaled = row.getDecimal(i).unscaledValue();
+                    if (type.precision(i) <= 18) {
+                        out.writeVarLong(unscaled.longValueExact());
+                    } else {
+                        byte[] bytes = unscaled.toByteArray();
+                        out.writeVarInt(bytes.length);
+                        out.write(bytes);
+                    }
+                }
             }
         }
     }
 
     /** Reads a row whose {@link #TAG} was read. */
     Row read(ByteReader in) {
-        RowType type = readHeader(in);
+        Layout layout = readHeader(in);
         RowKind kind = RowKind.ofCode(in.readUnsignedByte());
-        boolean[] isNull = readNulls(in);
-        RowBuilder b = builder;
+        return readValues(in, layout, kind);
+    }
+
+    private static Row readValues(ByteReader in, Layout layout, RowKind kind) {
+        RowType type = layout.type;
+        boolean[] isNull = readNulls(in, layout);
+        RowBuilder b = layout.builder;
         for (int i = 0; i < type.size(); i++) {
             if (isNull != null && isNull[i]) {
                 b.setNull(i);
@@ -91,6 +117,11 @@ final class RowEncoding {
                 case FLOAT -> b.setFloat(i, Float.intBitsToFloat(in.readInt()));
                 case DOUBLE -> b.setDouble(i, Double.longBitsToDouble(in.readLong()));
                 case STRING -> b.setString(i, in.readString());
+                case ROW -> b.setRow(i, readValues(in, layout.children[i], RowKind.INSERT));
+                case DECIMAL -> {
+                    BigInteger unscaled = type.precision(i) <= 18 ? BigInteger.valueOf(in.readVarLong()) : new BigInteger(in.readBytes(in.readVarInt()));
+                    b.setDecimal(i, new BigDecimal(unscaled, type.scale(i)));
+                }
             }
         }
         return b.build(kind);
@@ -98,9 +129,14 @@ final class RowEncoding {
 
     /** Moves past a row whose {@link #TAG} was read. */
     void skip(ByteReader in) {
-        RowType type = readHeader(in);
+        Layout layout = readHeader(in);
         in.skip(1);
-        boolean[] isNull = readNulls(in);
+        skipValues(in, layout);
+    }
+
+    private static void skipValues(ByteReader in, Layout layout) {
+        RowType type = layout.type;
+        boolean[] isNull = readNulls(in, layout);
         for (int i = 0; i < type.size(); i++) {
             if (isNull != null && isNull[i]) {
                 continue;
@@ -111,11 +147,19 @@ final class RowEncoding {
                 case FLOAT -> in.skip(4);
                 case DOUBLE -> in.skip(8);
                 case STRING -> in.skip(in.readVarInt());
+                case ROW -> skipValues(in, layout.children[i]);
+                case DECIMAL -> {
+                    if (type.precision(i) <= 18) {
+                        in.readVarLong();
+                    } else {
+                        in.skip(in.readVarInt());
+                    }
+                }
             }
         }
     }
 
-    private RowType readHeader(ByteReader in) {
+    private Layout readHeader(ByteReader in) {
         int version = in.readUnsignedByte();
         if (version != VERSION) {
             throw new IllegalStateException("a stored row has encoding version " + version + " at byte " + (in.position() - 1)
@@ -123,17 +167,19 @@ final class RowEncoding {
         }
         byte[] typeBytes = in.readBytes(in.readVarInt());
         if (readType == null || !Arrays.equals(typeBytes, readTypeBytes)) {
-            readType = decodeType(typeBytes);
+            readType = decodeType(new ByteReader(typeBytes, 0, typeBytes.length));
             readTypeBytes = typeBytes;
-            readNulls = hasNullable(readType) ? new boolean[readType.size()] : null;
-            builder = Row.builder(readType);
+            readLayout = new Layout(readType);
         }
-        return readType;
+        return readLayout;
     }
 
-    /** Reads the null bits of a row of {@link #readType} into {@link #readNulls}, reused from row to row. */
-    private boolean[] readNulls(ByteReader in) {
-        boolean[] isNull = readNulls;
+    /**
+     * Reads the null bits of a row of {@code layout}'s type into its reused array; null if the type has no nullable
+     * field. The array is read before any nested row's, and used up before the next row of the same type is read.
+     */
+    private static boolean[] readNulls(ByteReader in, Layout layout) {
+        boolean[] isNull = layout.nulls;
         if (isNull == null) {
             return null;
         }
@@ -146,44 +192,80 @@ final class RowEncoding {
         return isNull;
     }
 
-    private static boolean hasNullable(RowType type) {
-        for (int i = 0; i < type.size(); i++) {
-            if (type.isNullable(i)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private byte[] typeBytes(RowType type) {
         if (type != writtenType && !type.equals(writtenType)) {
             ByteWriter w = new ByteWriter(16 * type.size() + 4);
-            w.writeVarInt(type.size());
-            for (int i = 0; i < type.size(); i++) {
-                w.writeString(type.name(i));
-                w.writeByte(type.type(i).code());
-                w.writeByte(type.isNullable(i) ? 1 : 0);
-            }
+            writeType(type, w);
             writtenTypeBytes = w.toByteArray();
-            writtenHasNullable = hasNullable(type);
+            writtenLayout = new Layout(type);
         }
         writtenType = type;
         return writtenTypeBytes;
     }
 
-    private static RowType decodeType(byte[] bytes) {
-        ByteReader in = new ByteReader(bytes, 0, bytes.length);
+    private static void writeType(RowType type, ByteWriter w) {
+        w.writeVarInt(type.size());
+        for (int i = 0; i < type.size(); i++) {
+            w.writeString(type.name(i));
+            w.writeByte(type.type(i).code());
+            w.writeByte(type.isNullable(i) ? 1 : 0);
+            if (type.type(i) == FieldType.ROW) {
+                writeType(type.rowType(i), w);
+            } else if (type.type(i) == FieldType.DECIMAL) {
+                w.writeByte(type.precision(i));
+                w.writeByte(type.scale(i));
+            }
+        }
+    }
+
+    private static RowType decodeType(ByteReader in) {
         int n = in.readVarInt();
         RowType.Builder b = RowType.builder();
         for (int i = 0; i < n; i++) {
             String name = in.readString();
             FieldType type = FieldType.ofCode(in.readUnsignedByte());
-            if (in.readUnsignedByte() != 0) {
+            boolean nullable = in.readUnsignedByte() != 0;
+            if (type == FieldType.ROW) {
+                RowType nested = decodeType(in);
+                if (nullable) {
+                    b.nullableField(name, nested);
+                } else {
+                    b.field(name, nested);
+                }
+            } else if (type == FieldType.DECIMAL) {
+                int precision = in.readUnsignedByte();
+                b.decimalField(name, precision, in.readUnsignedByte(), nullable);
+            } else if (nullable) {
                 b.nullableField(name, type);
             } else {
                 b.field(name, type);
             }
         }
         return b.build();
+    }
+
+    /** What reading and writing rows of one type reuse: its builder, its null bits, and the same for its nested rows. */
+    private static final class Layout {
+        final RowType type;
+        final boolean hasNullable;
+        final boolean[] nulls;
+        final RowBuilder builder;
+        /** Per field, the layout of a ROW field's nested rows, else null. */
+        final Layout[] children;
+
+        Layout(RowType type) {
+            this.type = type;
+            boolean any = false;
+            this.children = new Layout[type.size()];
+            for (int i = 0; i < type.size(); i++) {
+                any |= type.isNullable(i);
+                if (type.type(i) == FieldType.ROW) {
+                    children[i] = new Layout(type.rowType(i));
+                }
+            }
+            this.hasNullable = any;
+            this.nulls = any ? new boolean[type.size()] : null;
+            this.builder = Row.builder(type);
+        }
     }
 }

@@ -114,4 +114,62 @@ class RowEncodingTest {
             assertThat(read.type().type(1)).isEqualTo(FieldType.TIME);
         }
     }
+
+    static final RowType POSITION = RowType.builder().field("x", FieldType.DOUBLE).nullableField("zone", FieldType.STRING).build();
+    static final RowType ORDER = RowType.builder().field("id", FieldType.BIGINT).decimalField("price", 10, 2, false)
+            .nullableField("at", POSITION).decimalField("big", 30, 4, true)
+            .field("deep", RowType.builder().field("inner", POSITION).field("n", FieldType.INT).build()).build();
+
+    private static Row randomOrder(Random random) {
+        Row at = random.nextInt(3) == 0 ? null : Row.of(POSITION, random.nextGaussian(), random.nextBoolean() ? null : "z" + random.nextInt(5));
+        java.math.BigDecimal big = random.nextBoolean() ? null
+                : new java.math.BigDecimal(new java.math.BigInteger(80, random).subtract(java.math.BigInteger.ONE.shiftLeft(79)), 4);
+        Row deep = Row.of(ORDER.rowType(4), Row.of(POSITION, random.nextDouble(), null), random.nextInt());
+        return Row.ofKind(RowKind.values()[random.nextInt(4)], ORDER, random.nextLong(),
+                java.math.BigDecimal.valueOf(random.nextLong() % 10_000_000_000L, 2), at, big, deep);
+    }
+
+    @Test
+    void nestedRowsAndDecimals_roundTrip_skip_andAsKeysGiveEqualBytesForEqualRows() {
+        Random random = new Random(71);
+        List<Row> written = new ArrayList<>();
+        ByteWriter out = new ByteWriter(64);
+        for (int i = 0; i < 400; i++) {
+            Row r = randomOrder(random);
+            values.write(r, out);
+            written.add(r);
+        }
+        StateSerializer reader = StateSerializer.forValues(shapes, null, getClass().getClassLoader(), null);
+        ByteReader in = new ByteReader(out.buffer(), 0, out.size());
+        for (Row expected : written) {
+            Row read = (Row) reader.read(in);
+            assertThat(read).isEqualTo(expected);
+            assertThat(read.toString()).isEqualTo(expected.toString());
+            assertThat(read.type()).isEqualTo(ORDER);
+        }
+        assertThat(in.hasRemaining()).isFalse();
+        ByteReader skipping = new ByteReader(out.buffer(), 0, out.size());
+        for (int i = 0; i < written.size(); i++) {
+            reader.skip(skipping);
+        }
+        assertThat(skipping.hasRemaining()).isFalse();
+        Row r = written.get(0);
+        Row equal = Row.ofKind(RowKind.DELETE, ORDER, r.getLong(0), r.getDecimal(1).setScale(5), r.getField(2), r.getField(3), r.getField(4));
+        assertThat(bytes(keys, equal)).isEqualTo(bytes(keys, r));
+    }
+
+    @Test
+    void nestedRowAndDecimalLayout_isTheDocumentedOne() {
+        RowType inner = RowType.builder().field("a", FieldType.INT).build();
+        RowType t = RowType.builder().field("r", inner).decimalField("d", 5, 2, false).build();
+        byte[] b = bytes(values, Row.of(t, Row.of(inner, 3), new java.math.BigDecimal("-1.50")));
+        assertThat(b).containsExactly(
+                RowEncoding.TAG, 1,                          // tag, version
+                16, 2,                                       // type: 16 bytes, 2 fields
+                1, 'r', 9, 0, 1, 1, 'a', 1, 0,               // "r" ROW not null, of 1 field: "a" INT not null
+                1, 'd', 10, 0, 5, 2,                         // "d" DECIMAL(5, 2) not null
+                0,                                           // +I
+                6,                                           // r: a = 3 (zig-zag)
+                (byte) 0xAB, 2);                             // d: unscaled -150, zig-zag 299 as a varint
+    }
 }

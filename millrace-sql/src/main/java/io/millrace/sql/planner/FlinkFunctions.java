@@ -1,0 +1,43 @@
+package io.millrace.sql.planner;
+
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+
+/**
+ * Flink SQL functions that Calcite's standard operator table does not have, declared for validation; {@link
+ * ScalarFunctions} compiles them. Both return a nullable {@code STRING}.
+ *
+ * <ul>
+ *   <li>{@code SPLIT_INDEX(s, delimiter, n)}: the {@code n}-th (from 0) piece of {@code s} split at every
+ *   {@code delimiter}, empty pieces kept; null when there is no such piece or an argument is null;</li>
+ *   <li>{@code REGEXP_EXTRACT(s, regex [, group])}: group {@code group} (default 0, the whole match) of the first
+ *   match of the Java regular expression {@code regex} in {@code s}; null when nothing matches, the group does not
+ *   exist or an argument is null.</li>
+ * </ul>
+ */
+final class FlinkFunctions {
+    private FlinkFunctions() {}
+
+    static final SqlFunction SPLIT_INDEX = new SqlFunction("SPLIT_INDEX", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.cascade(ReturnTypes.explicit(SqlTypeName.VARCHAR), SqlTypeTransforms.FORCE_NULLABLE), null,
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER), SqlFunctionCategory.STRING);
+
+    static final SqlFunction REGEXP_EXTRACT = new SqlFunction("REGEXP_EXTRACT", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.cascade(ReturnTypes.explicit(SqlTypeName.VARCHAR), SqlTypeTransforms.FORCE_NULLABLE), null,
+            OperandTypes.or(OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER),
+                    OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER)),
+            SqlFunctionCategory.STRING);
+
+    /** The table of these functions. */
+    static SqlOperatorTable table() {
+        return SqlOperatorTables.of(SPLIT_INDEX, REGEXP_EXTRACT);
+    }
+}
