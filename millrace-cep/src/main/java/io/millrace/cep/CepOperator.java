@@ -1,0 +1,242 @@
+package io.millrace.cep;
+
+import io.millrace.api.OutputTag;
+import io.millrace.api.functions.Collector;
+import io.millrace.api.functions.KeySelector;
+import io.millrace.api.state.MapStateDescriptor;
+import io.millrace.api.state.SortedMapState;
+import io.millrace.api.state.SortedMapStateDescriptor;
+import io.millrace.api.state.ValueStateDescriptor;
+import io.millrace.api.time.TimeDomain;
+import io.millrace.api.time.TimerService;
+import io.millrace.cep.SharedBufferState.BufferedEvent;
+import io.millrace.cep.SharedBufferState.Runs;
+import io.millrace.cep.SharedBufferState.Step;
+import io.millrace.operator.AbstractStreamOperator;
+import io.millrace.operator.KeyedInput;
+import io.millrace.operator.OneInputOperator;
+import io.millrace.operator.OperatorContext;
+import io.millrace.operator.Output;
+import io.millrace.operator.TimerCallback;
+import io.millrace.operator.UserFunctionException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Matches a pattern per key. In event time, records wait in keyed sorted-map state ({@value #PENDING}, by
+ * timestamp) until the watermark passes them, and are then fed to the {@link NfaEngine} in time order (records of
+ * equal timestamps in arrival order) from an event-time timer at their timestamp; records at or behind the
+ * watermark go to the late side output if one is set, else they are counted as dropped. A timer at the end of each
+ * partial match's {@code within} times it out even when no later record comes. In processing time records are
+ * matched on arrival, at the pipeline clock's time. Everything is keyed state and keyed timers, so it is
+ * checkpointed, restored and rescaled with the key. Built on the operator SPI alone. Task thread only.
+ */
+final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements OneInputOperator<E, OUT>, KeyedInput<E>, TimerCallback {
+    static final String PENDING = "cep-pending";
+    static final String EVENTS = "cep-events";
+    static final String STEPS = "cep-steps";
+    static final String RUNS = "cep-runs";
+    static final String TIMERS = "cep-timers";
+
+    private final Nfa<E> nfa;
+    private final PatternProcessFunction<E, OUT> function;
+    private final boolean processingTime;
+    private final OutputTag<E> lateTag;
+    private KeySelector<Object, Object> keySelector;
+    private SortedMapState<Long, List<E>> pending;
+    private NfaEngine<E> engine;
+    private TimerService timers;
+    private boolean opened;
+    private boolean closed;
+    private final CallContext call = new CallContext();
+    private final Emitter emitter = new Emitter();
+
+    CepOperator(Nfa<E> nfa, PatternProcessFunction<E, OUT> function, boolean processingTime, OutputTag<E> lateTag) {
+        this.nfa = nfa;
+        this.function = function;
+        this.processingTime = processingTime;
+        this.lateTag = lateTag;
+    }
+
+    @Override
+    public void open(OperatorContext context, Output<OUT> output) throws Exception {
+        super.open(context, output);
+        keySelector = context.keySelector(0);
+        if (!context.keyed() || keySelector == null) {
+            throw new IllegalStateException("operator '" + context.operatorName() + "' matches a pattern per key: apply it to a keyed stream (keyBy)");
+        }
+        pending = context.state().getSortedMapState(new SortedMapStateDescriptor<>(PENDING, Long.class));
+        engine = new NfaEngine<>(nfa,
+                context.state().getMapState(new MapStateDescriptor<Long, BufferedEvent<E>>(EVENTS)),
+                context.state().getMapState(new MapStateDescriptor<Long, Step>(STEPS)),
+                context.state().getState(new ValueStateDescriptor<Runs>(RUNS)));
+        timers = context.timerService(TIMERS, this);
+        function.open(context.runtimeContext());
+        opened = true;
+    }
+
+    @Override
+    public void processRecord(E value, long timestamp) throws Exception {
+        Object key;
+        try {
+            key = keySelector.getKey(value);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+        context.setCurrentKey(key);
+        handle(value, timestamp);
+    }
+
+    @Override
+    public void processKeyedRecord(Object key, int keyGroup, E value, long timestamp) throws Exception {
+        context.setCurrentKey(key, keyGroup);
+        handle(value, timestamp);
+    }
+
+    private void handle(E value, long timestamp) {
+        try {
+            if (processingTime) {
+                long now = context.clock().millis();
+                engine.expire(now, emitter);
+                if (engine.process(value, now, emitter) && nfa.within >= 0) {
+                    timers.registerProcessingTimeTimer(now + nfa.within);
+                }
+                return;
+            }
+            if (timestamp == Long.MIN_VALUE) {
+                throw new IllegalStateException("record " + value + " has no event timestamp: matching in event time needs timestamps"
+                        + " (assignTimestampsAndWatermarks), or use inProcessingTime()");
+            }
+            if (timestamp <= currentWatermark) {
+                if (lateTag != null) {
+                    output.emit(lateTag, value, timestamp);
+                    metrics.lateRecordsDiverted++;
+                } else {
+                    metrics.lateRecordsDropped++;
+                }
+                return;
+            }
+            List<E> at = pending.get(timestamp);
+            List<E> next = new ArrayList<>(at == null ? 1 : at.size() + 1);
+            if (at != null) {
+                next.addAll(at);
+            }
+            next.add(value);
+            pending.put(timestamp, next);
+            timers.registerEventTimeTimer(timestamp);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, value, e);
+        }
+    }
+
+    /**
+     * Event time: the watermark reached {@code time} for the current key: its records of that time are matched in
+     * arrival order, then the partial matches whose within ends at {@code time + 1} time out. Processing time: the
+     * partial matches whose within ended by {@code time} time out.
+     */
+    @Override
+    public void onTimer(long time, TimeDomain domain) {
+        try {
+            if (domain == TimeDomain.PROCESSING_TIME) {
+                engine.expire(time, emitter);
+                return;
+            }
+            List<E> at = pending.get(time);
+            if (at != null) {
+                pending.remove(time);
+                for (E e : at) {
+                    engine.expire(time, emitter);
+                    if (engine.process(e, time, emitter) && nfa.within >= 0) {
+                        timers.registerEventTimeTimer(saturatedAdd(time, nfa.within - 1));
+                    }
+                }
+            }
+            engine.expire(saturatedAdd(time, 1), emitter);
+        } catch (Exception | LinkageError e) {
+            throw UserFunctionException.of(context, "timer " + time + " of key " + context.currentKey(), e);
+        }
+    }
+
+    @Override
+    public void processWatermark(long watermark) throws Exception {
+        if (!processingTime) {
+            context.fireEventTimeTimers(watermark);
+        }
+        super.processWatermark(watermark);
+    }
+
+    /** The earliest timer: below it a watermark changes only the lateness threshold. */
+    @Override
+    public long watermarkToAct() {
+        return opened ? context.nextEventTimeTimer() : Long.MIN_VALUE;
+    }
+
+    @Override
+    public void advanceProcessingTime(long now) throws Exception {
+        context.fireProcessingTimeTimers(now);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (!closed) {
+            closed = true;
+            function.close();
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    /** Hands matches and timeouts to the user function. */
+    private final class Emitter implements NfaEngine.Listener<E> {
+        @Override
+        public void onMatch(Map<String, List<E>> match, long timestamp) throws Exception {
+            call.timestamp = timestamp;
+            collector.timestamp = timestamp;
+            function.processMatch(match, call, collector);
+        }
+
+        @Override
+        public void onTimeout(Map<String, List<E>> partialMatch, long timestamp) throws Exception {
+            if (function instanceof TimedOutPartialMatchHandler<?> handler) {
+                call.timestamp = timestamp;
+                @SuppressWarnings("unchecked")
+                TimedOutPartialMatchHandler<E> h = (TimedOutPartialMatchHandler<E>) handler;
+                h.processTimedOutMatch(partialMatch, call);
+            }
+        }
+
+        final TimestampedCollector collector = new TimestampedCollector();
+    }
+
+    private final class CallContext implements PatternProcessFunction.Context {
+        long timestamp;
+
+        @Override
+        public long timestamp() {
+            return timestamp;
+        }
+
+        @Override
+        public Object currentKey() {
+            return context.currentKey();
+        }
+
+        @Override
+        public <X> void output(OutputTag<X> tag, X value) {
+            output.emit(tag, value, timestamp);
+        }
+    }
+
+    private final class TimestampedCollector implements Collector<OUT> {
+        long timestamp;
+
+        @Override
+        public void collect(OUT value) {
+            output.emit(value, timestamp);
+        }
+    }
+}
