@@ -32,7 +32,7 @@ class PatternEquivalenceTest {
 
     /** Rounds and events per key of the seeded comparisons. */
     protected int[] roundsAndEvents() {
-        return new int[] {250, 12};
+        return new int[] {120, 12};
     }
 
     @Test

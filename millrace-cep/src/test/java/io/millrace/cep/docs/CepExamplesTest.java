@@ -31,7 +31,7 @@ class CepExamplesTest {
     public record Alert(String machine, long spikeAt, long dropAt) {}
 
     static final SimulatorConfig FLOOR = SimulatorConfig.builder()
-            .machines(6).eventsPerSecond(300).duration(Duration.ofMinutes(30)).anomalyProbability(0.5).unlimitedSpeed().seed(11).build();
+            .machines(6).eventsPerSecond(300).duration(Duration.ofMinutes(20)).anomalyProbability(0.5).unlimitedSpeed().seed(11).build();
 
     @Test
     void spikeThenDrop_findsEveryInjectedAnomaly_andNothingElse() throws Exception {
