@@ -118,11 +118,6 @@ final class NfaEngine<E> {
         store(keep);
     }
 
-    /** Whether the current key has partial matches. */
-    boolean hasRuns() {
-        return runs.value() != null;
-    }
-
     private void step(Run r, List<Run> survivors, List<Run> created) throws Exception {
         Nfa.Node<E> node = nfa.node(r.node());
         List<Nfa.Edge<E>> edges = node.edges();
