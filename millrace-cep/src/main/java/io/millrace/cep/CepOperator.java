@@ -26,7 +26,7 @@ import java.util.Map;
 /**
  * Matches a pattern per key. In event time, records wait in keyed sorted-map state ({@value #PENDING}, by
  * timestamp) until the watermark passes them, and are then fed to the {@link NfaEngine} in time order (records of
- * equal timestamps in arrival order) from an event-time timer at their timestamp; records at or behind the
+ * equal timestamps in arrival order) from an event-time timer at the key's earliest waiting timestamp; records at or behind the
  * watermark go to the late side output if one is set, else they are counted as dropped. A timer at the end of each
  * partial match's {@code within} times it out even when no later record comes. In processing time records are
  * matched on arrival, at the pipeline clock's time. Everything is keyed state and keyed timers, so it is
@@ -49,6 +49,8 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
     private TimerService timers;
     private boolean opened;
     private boolean closed;
+    /** The watermark whose timers are firing (event time): every record of a key up to it is released by one timer. */
+    private long firing = Long.MIN_VALUE;
     private final CallContext call = new CallContext();
     private final Emitter emitter = new Emitter();
 
@@ -97,6 +99,9 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
     private void handle(E value, long timestamp) {
         try {
             if (processingTime) {
+                if (!nfa.relevant(value)) {
+                    return;
+                }
                 long now = context.clock().millis();
                 engine.expire(now, emitter);
                 if (engine.process(value, now, emitter) && nfa.within >= 0) {
@@ -117,23 +122,30 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
                 }
                 return;
             }
-            List<E> at = pending.get(timestamp);
+            if (!nfa.relevant(value)) {
+                return;                                       // no condition accepts it: it can neither start nor change a match
+            }
+            Map.Entry<Long, List<E>> first = pending.firstEntry();
+            List<E> at = first == null ? null : first.getKey() == timestamp ? first.getValue() : pending.get(timestamp);
             List<E> next = new ArrayList<>(at == null ? 1 : at.size() + 1);
             if (at != null) {
                 next.addAll(at);
             }
             next.add(value);
             pending.put(timestamp, next);
-            timers.registerEventTimeTimer(timestamp);
+            if (first == null || timestamp < first.getKey()) {
+                timers.registerEventTimeTimer(timestamp);   // the key's earliest waiting record: a later one is released with it
+            }
         } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, value, e);
         }
     }
 
     /**
-     * Event time: the watermark reached {@code time} for the current key: its records of that time are matched in
-     * arrival order, then the partial matches whose within ends at {@code time + 1} time out. Processing time: the
-     * partial matches whose within ended by {@code time} time out.
+     * Event time: a timer of the current key fired for the watermark {@link #firing}: its records up to that watermark
+     * are matched in time order (equal times in arrival order), each after the partial matches whose within ended by
+     * its time have timed out; then those whose within ends by the watermark time out, and a timer is set for the
+     * earliest record still waiting. Processing time: the partial matches whose within ended by {@code time} time out.
      */
     @Override
     public void onTimer(long time, TimeDomain domain) {
@@ -142,17 +154,22 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
                 engine.expire(time, emitter);
                 return;
             }
-            List<E> at = pending.get(time);
-            if (at != null) {
-                pending.remove(time);
-                for (E e : at) {
-                    engine.expire(time, emitter);
-                    if (engine.process(e, time, emitter) && nfa.within >= 0) {
-                        timers.registerEventTimeTimer(saturatedAdd(time, nfa.within - 1));
+            long upTo = Math.max(time, firing);
+            for (Map.Entry<Long, List<E>> at : pending.headMap(saturatedAdd(upTo, 1))) {
+                long t = at.getKey();
+                pending.remove(t);
+                for (E e : at.getValue()) {
+                    engine.expire(t, emitter);
+                    if (engine.process(e, t, emitter) && nfa.within >= 0) {
+                        timers.registerEventTimeTimer(saturatedAdd(t, nfa.within - 1));
                     }
                 }
             }
-            engine.expire(saturatedAdd(time, 1), emitter);
+            engine.expire(saturatedAdd(upTo, 1), emitter);
+            Map.Entry<Long, List<E>> next = pending.firstEntry();
+            if (next != null) {
+                timers.registerEventTimeTimer(next.getKey());
+            }
         } catch (Exception | LinkageError e) {
             throw UserFunctionException.of(context, "timer " + time + " of key " + context.currentKey(), e);
         }
@@ -161,6 +178,7 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
     @Override
     public void processWatermark(long watermark) throws Exception {
         if (!processingTime) {
+            firing = watermark;
             context.fireEventTimeTimers(watermark);
         }
         super.processWatermark(watermark);

@@ -32,6 +32,8 @@ final class Nfa<E> implements Serializable {
     final int skipVariable;
     /** Whether any condition needs the partial match. */
     final boolean iterative;
+    /** See {@link #relevance(List)}. */
+    private final List<Condition<E>> relevance;
 
     Nfa(List<String> variables, List<Node<E>> nodes, int[] starts, long within, AfterMatchSkipStrategy.Kind skip, int skipVariable) {
         this.variables = List.copyOf(variables);
@@ -54,6 +56,64 @@ final class Nfa<E> implements Serializable {
             }
         }
         this.iterative = it;
+        this.relevance = relevance(nodes);
+    }
+
+    /**
+     * The conditions an event must meet one of to matter, or null when every event matters. Without strict
+     * contiguity and notNext, and with simple conditions only, an event that no condition accepts changes no partial
+     * match (relaxed and non-deterministic edges skip it) and starts none, so it need not be kept or fed.
+     */
+    private static <E> List<Condition<E>> relevance(List<Node<E>> nodes) {
+        java.util.Set<Condition<E>> all = new java.util.LinkedHashSet<>();
+        for (Node<E> n : nodes) {
+            if (n.condition() == null || n.condition().iterative()) {
+                return null;
+            }
+            all.add(n.condition());
+            for (Edge<E> e : n.edges()) {
+                if (e.contiguity() == Contiguity.STRICT || !e.notNext().isEmpty()) {
+                    return null;
+                }
+                for (Condition<E> c : e.notFollowedBy()) {
+                    if (c.iterative()) {
+                        return null;
+                    }
+                    all.add(c);
+                }
+                if (e.until() != null) {
+                    if (e.until().iterative()) {
+                        return null;
+                    }
+                    all.add(e.until());
+                }
+            }
+        }
+        return List.copyOf(all);
+    }
+
+    /** Whether {@code event} can start or change a partial match (see {@link #relevance}); conditions see no partial match. */
+    boolean relevant(E event) throws Exception {
+        if (relevance == null) {
+            return true;
+        }
+        IterativeCondition.Context<E> none = new IterativeCondition.Context<>() {
+            @Override
+            public List<E> eventsOf(String name) {
+                return List.of();
+            }
+
+            @Override
+            public long timestamp() {
+                return Long.MIN_VALUE;
+            }
+        };
+        for (int i = 0; i < relevance.size(); i++) {
+            if (relevance.get(i).function().filter(event, none)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Node<E> node(int i) {

@@ -79,7 +79,9 @@ final class NfaEngine<E> {
             if (currentId >= 0 && currentRefs > 0) {
                 events.put(currentId, new BufferedEvent<>(event, time, currentRefs));
             }
-            store(next);
+            if (!(before.isEmpty() && next.isEmpty())) {
+                store(next);                    // an event that started and continued nothing leaves the state as it was
+            }
             return started;
         } finally {
             currentId = -1;

@@ -148,15 +148,43 @@ class CepOperatorTest {
     }
 
     @Test
-    void aConditionThatThrows_failsNamingTheOperatorAndTheRecord() throws Exception {
-        Pattern<SensorReading> broken = Pattern.<SensorReading>begin("spike").where(r -> {
+    void aConditionThatThrowsWhenTheWatermarkReleasesARecord_failsNamingTheOperatorTheTimeAndTheKey() throws Exception {
+        Pattern<SensorReading> broken = Pattern.<SensorReading>begin("spike").next("drop").where(r -> {
             throw new IllegalStateException("no limit for " + r.machineId());
         });
         try (var h = harness(broken, false, false)) {
             h.processElement(temp("press-1", 90, 1_000), 1_000);
+            h.processElement(temp("press-1", 91, 1_500), 1_500);
             assertThatThrownBy(() -> h.processWatermark(2_000))
                     .hasMessageContaining("operator 'operator'").hasMessageContaining("timer 1000 of key press-1")
                     .hasRootCauseMessage("no limit for press-1");
+        }
+    }
+
+    @Test
+    void aConditionThatThrowsOnArrival_failsNamingTheOperatorAndTheRecord() throws Exception {
+        Pattern<SensorReading> broken = Pattern.<SensorReading>begin("spike").where(r -> {
+            throw new IllegalStateException("no limit for " + r.machineId());
+        });
+        try (var h = harness(broken, false, false)) {
+            assertThatThrownBy(() -> h.processElement(temp("press-1", 90, 1_000), 1_000))
+                    .hasMessageContaining("operator 'operator'").hasMessageContaining("failed on record SensorReading[machineId=press-1")
+                    .hasRootCauseMessage("no limit for press-1");
+        }
+    }
+
+    @Test
+    void recordsNoConditionAccepts_leaveNoState_withRelaxedContiguity() throws Exception {
+        try (var h = harness(SPIKE_THEN_DROP, false, false)) {
+            for (int i = 0; i < 50; i++) {
+                h.processElement(temp("press-1", 65, 1_000L * i), 1_000L * i);          // normal readings: neither spike nor drop
+            }
+            assertThat(h.keyedBackend().entryCount()).isZero();
+            assertThat(h.numEventTimeTimers()).isZero();
+            h.processElement(temp("press-1", 95, 60_000), 60_000);
+            h.processElement(pressure("press-1", 3, 61_000), 61_000);
+            h.processWatermark(70_000);
+            assertThat(h.extractOutputValues()).containsExactly("press-1 spike 60000 drop 61000");
         }
     }
 

@@ -22,6 +22,6 @@ class RocksDbPatternEquivalenceTest extends PatternEquivalenceTest {
 
     @Override
     protected int[] roundsAndEvents() {
-        return new int[] {4, 8};
+        return new int[] {3, 8};
     }
 }
