@@ -38,28 +38,37 @@ final class BruteForceMatcher<E> {
 
     private record Negation<E>(boolean next, Condition<E> condition) {}
 
-    /** A partial parse: events taken so far, and what constrains the next take. */
-    private record Ctx<E>(int[] positions, int[] variables, Contiguity entry, List<Negation<E>> negations, IntPredicate blocked) {
-        Ctx<E> take(int position, int variable) {
-            int[] p = Arrays.copyOf(positions, positions.length + 1);
-            int[] v = Arrays.copyOf(variables, variables.length + 1);
-            p[positions.length] = position;
-            v[variables.length] = variable;
-            return new Ctx<>(p, v, null, List.of(), null);
-        }
+    /**
+     * A partial match as the engine keeps it: one per take along one way through the pattern. Alive when one of the
+     * ways on from it still waits for an event when its within ends; accepting when the pattern may end with it.
+     */
+    private static final class Origin {
+        final int[] positions;
+        final int[] variables;
+        boolean alive;
+        boolean accepting;
 
+        Origin(int[] positions, int[] variables) {
+            this.positions = positions;
+            this.variables = variables;
+        }
+    }
+
+    /** A partial parse: events taken so far, and what constrains the next take. */
+    private record Ctx<E>(int[] positions, int[] variables, Contiguity entry, List<Negation<E>> negations, IntPredicate blocked,
+            Origin origin) {
         Ctx<E> withNegation(Negation<E> n) {
             List<Negation<E>> l = new ArrayList<>(negations);
             l.add(n);
-            return new Ctx<>(positions, variables, entry, l, blocked);
+            return new Ctx<>(positions, variables, entry, l, blocked, origin);
         }
 
         Ctx<E> entering(Contiguity c) {
-            return new Ctx<>(positions, variables, c, negations, blocked);
+            return new Ctx<>(positions, variables, c, negations, blocked, origin);
         }
 
         Ctx<E> blocking(IntPredicate b) {
-            return new Ctx<>(positions, variables, entry, negations, b);
+            return new Ctx<>(positions, variables, entry, negations, b, origin);
         }
 
         int last() {
@@ -74,6 +83,9 @@ final class BruteForceMatcher<E> {
     private final long within;
     private final int budget;
     private int work;
+    private final List<Origin> origins = new ArrayList<>();
+    private final List<Match> emitted = new ArrayList<>();
+    private final List<Long> limits = new ArrayList<>();
 
     private BruteForceMatcher(Pattern<E> pattern, List<E> events, ToLongFunction<E> time, int budget) {
         this.pattern = pattern;
@@ -86,12 +98,64 @@ final class BruteForceMatcher<E> {
 
     /** The matches in the order the engine emits them, as maps from variable to events. */
     static <E> List<Map<String, List<E>>> matches(Pattern<E> pattern, List<E> sortedEvents, ToLongFunction<E> time, int budget) {
+        return run(pattern, sortedEvents, time, budget).matches();
+    }
+
+    /** Matches (in the engine's order) and the distinct timed-out partial matches (in no particular order). */
+    record Result<E>(List<Map<String, List<E>>> matches, List<Map<String, List<E>>> timeouts) {}
+
+    static <E> Result<E> run(Pattern<E> pattern, List<E> sortedEvents, ToLongFunction<E> time, int budget) {
         BruteForceMatcher<E> m = new BruteForceMatcher<>(pattern, sortedEvents, time, budget);
         List<Map<String, List<E>>> out = new ArrayList<>();
         for (Match match : m.skip(m.all())) {
             out.add(m.toMap(match));
         }
+        return new Result<>(out, m.timeouts());
+    }
+
+    /**
+     * The partial matches whose within ended while one of their ways on still waited, that were not matches themselves
+     * and that no emitted match had discarded before (its skip strategy's limit above their start, emitted before their
+     * within ended).
+     */
+    private List<Map<String, List<E>>> timeouts() {
+        List<Map<String, List<E>>> out = new ArrayList<>();
+        if (within < 0) {
+            return out;
+        }
+        TreeSet<Match> distinct = new TreeSet<>((a, b) -> {
+            int c = Arrays.compare(a.positions, b.positions);
+            return c != 0 ? c : Arrays.compare(a.variables, b.variables);
+        });
+        for (Origin o : origins) {
+            if (!o.alive || o.accepting) {
+                continue;
+            }
+            long deadline = times[o.positions[0]] + within;
+            boolean discarded = false;
+            for (int i = 0; i < emitted.size(); i++) {
+                if (limits.get(i) > o.positions[0] && times[emitted.get(i).end()] < deadline) {
+                    discarded = true;
+                }
+            }
+            if (!discarded) {
+                distinct.add(new Match(o.positions, o.variables));
+            }
+        }
+        for (Match m : distinct) {
+            out.add(toMap(m));
+        }
         return out;
+    }
+
+    private Ctx<E> take(Ctx<E> c, int position, int variable) {
+        int[] p = Arrays.copyOf(c.positions(), c.positions().length + 1);
+        int[] v = Arrays.copyOf(c.variables(), c.variables().length + 1);
+        p[c.positions().length] = position;
+        v[c.variables().length] = variable;
+        Origin o = new Origin(p, v);
+        origins.add(o);
+        return new Ctx<>(p, v, null, List.of(), null, o);
     }
 
     private TreeSet<Match> all() {
@@ -101,8 +165,9 @@ final class BruteForceMatcher<E> {
         TreeSet<Match> found = new TreeSet<>(order);
         for (int s = 0; s < events.size(); s++) {
             int start = s;
-            sequence(pattern.elements(), 0, new Ctx<>(new int[0], new int[0], null, List.of(), null), c -> {
+            sequence(pattern.elements(), 0, new Ctx<>(new int[0], new int[0], null, List.of(), null, null), c -> {
                 if (c.positions().length > 0 && c.positions()[0] == start) {
+                    c.origin().accepting = true;
                     found.add(new Match(c.positions(), c.variables()));
                     if (found.size() > budget) {
                         throw new TooManyMatches();
@@ -116,7 +181,6 @@ final class BruteForceMatcher<E> {
     private List<Match> skip(TreeSet<Match> all) {
         AfterMatchSkipStrategy skip = pattern.skipStrategy();
         int skipVariable = skip.variable() == null ? -1 : names.indexOf(skip.variable());
-        List<Match> emitted = new ArrayList<>();
         long limit = Long.MIN_VALUE;
         for (Match m : all) {
             if (m.start() < limit) {
@@ -131,6 +195,7 @@ final class BruteForceMatcher<E> {
                 case SKIP_TO_LAST -> lastOf(m, skipVariable);
             };
             limit = Math.max(limit, l);
+            limits.add(l);
         }
         return emitted;
     }
@@ -186,7 +251,7 @@ final class BruteForceMatcher<E> {
             int variable = names.indexOf(el.name);
             Condition<E> until = count == 0 ? null : el.until;
             for (int q : candidates(c, contiguity, c.negations(), until, c.blocked(), el.condition, start)) {
-                repeat(el, count + 1, c.take(q, variable), k, start);
+                repeat(el, count + 1, take(c, q, variable), k, start);
             }
         } else {
             int before = c.positions().length;
@@ -209,27 +274,31 @@ final class BruteForceMatcher<E> {
             return out;
         }
         int p = c.last();
-        if (p + 1 < events.size()) {
+        if (p + 1 < events.size() && (within < 0 || times[p + 1] - times[c.positions()[0]] < within)) {
             for (Negation<E> n : negations) {
                 if (n.next() && holds(n.condition(), p + 1, c)) {
                     return out;
                 }
             }
         }
+        boolean waiting = true;                      // still waiting when the events or the within run out
         for (int q = p + 1; q < events.size(); q++) {
             if (within >= 0 && times[q] - times[c.positions()[0]] >= within) {
                 break;
             }
             if (until != null && holds(until, q, c)) {
+                waiting = false;
                 break;
             }
             boolean take = holds(condition, q, c) && (blocked == null || !blocked.test(q));
             if (take) {
                 out.add(q);
                 if (contiguity != Contiguity.ANY) {
+                    waiting = false;
                     break;
                 }
             } else if (contiguity == Contiguity.STRICT) {
+                waiting = false;
                 break;
             }
             boolean stopped = false;
@@ -239,8 +308,12 @@ final class BruteForceMatcher<E> {
                 }
             }
             if (stopped) {
+                waiting = false;
                 break;
             }
+        }
+        if (waiting && c.origin() != null) {
+            c.origin().alive = true;
         }
         return out;
     }

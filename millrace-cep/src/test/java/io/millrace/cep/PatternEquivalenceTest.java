@@ -17,13 +17,16 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine against {@link BruteForceMatcher} on seeded random patterns (every contiguity, quantifier, negation,
+ * The engine's matches and timed-out partial matches against {@link BruteForceMatcher} on seeded random patterns (every contiguity, quantifier, negation,
  * greedy and until, iterative conditions, groups, every skip strategy, with and without within) and random events of
  * two keys: in order, shuffled within the watermark's bound, and checkpointed and restored into a fresh operator after
- * every input by the operator harness. Subclasses run the same on another state backend.
+ * every input by the operator harness; and in processing time. Subclasses run the same on another state backend.
  */
 class PatternEquivalenceTest {
     static final OutputTag<Ev> LATE = new OutputTag<>("late");
+
+    /** The timed-out partial matches of the round being run, per key, distinct and sorted. */
+    private final Map<String, List<String>> timeouts = new TreeMap<>();
 
     /** The backend the harness keeps keyed state in (the heap by default). */
     protected <H> HarnessSetup<H> onBackend(HarnessSetup<H> setup) {
@@ -61,6 +64,7 @@ class PatternEquivalenceTest {
         int[] re = roundsAndEvents();
         int compared = 0;
         int withMatches = 0;
+        int timedOut = 0;
         int attempts = 0;
         int rounds = disorder < 0 ? Math.max(2, re[0] / 3) : re[0];
         while (compared < rounds) {
@@ -74,19 +78,28 @@ class PatternEquivalenceTest {
             }
             List<Ev> events = RandomPatterns.events(r, re[1]);
             Map<String, List<String>> expected = new TreeMap<>();
+            Map<String, List<String>> expectedTimeouts = new TreeMap<>();
             try {
                 for (String key : List.of("k1", "k2")) {
                     List<Ev> mine = events.stream().filter(e -> e.key().equals(key)).toList();
-                    expected.put(key, BruteForceMatcher.matches(pattern, mine, Ev::time, 3_000).stream().map(m -> format(key, m)).toList());
+                    BruteForceMatcher.Result<Ev> result = BruteForceMatcher.run(pattern, mine, Ev::time, 3_000);
+                    expected.put(key, result.matches().stream().map(m -> format(key, m)).toList());
+                    List<String> t = result.timeouts().stream().map(m -> format(key, m)).sorted().toList();
+                    if (!t.isEmpty()) {
+                        expectedTimeouts.put(key, t);
+                    }
                 }
             } catch (BruteForceMatcher.TooManyMatches e) {
                 continue;
             }
+            timeouts.clear();
             String context = "round " + compared + " (seed " + seed + "), pattern " + pattern + ", events " + events;
             Map<String, List<String>> actual = disorder < 0
                     ? runInProcessingTime(nfa, events, context, pattern.within() != null)
                     : run(nfa, arrivalOrder(events, disorder, r), disorder, restore, context, pattern.within() != null);
             assertThat(actual).as(context).isEqualTo(expected);
+            assertThat(timeouts).as("timed-out partial matches, " + context).isEqualTo(expectedTimeouts);
+            timedOut += expectedTimeouts.isEmpty() ? 0 : 1;
             compared++;
             if (!expected.get("k1").isEmpty() || !expected.get("k2").isEmpty()) {
                 withMatches++;
@@ -94,16 +107,12 @@ class PatternEquivalenceTest {
         }
         assertThat(withMatches).as("rounds with at least one match, of " + compared + " (" + attempts + " patterns drawn)")
                 .isGreaterThan(compared / 3);
+        assertThat(timedOut).as("rounds with timed-out partial matches, of " + compared).isGreaterThan(compared / 10);
     }
 
     private Map<String, List<String>> run(Nfa<Ev> nfa, List<Ev> arrivals, int disorder, boolean restore, String context, boolean within)
             throws Exception {
-        PatternProcessFunction<Ev, String> format = new PatternProcessFunction<>() {
-            @Override
-            public void processMatch(Map<String, List<Ev>> match, Context ctx, io.millrace.api.functions.Collector<String> out) {
-                out.collect(format((String) ctx.currentKey(), match));
-            }
-        };
+        PatternProcessFunction<Ev, String> format = FORMAT;
         Map<String, List<String>> byKey = new TreeMap<>();
         byKey.put("k1", new ArrayList<>());
         byKey.put("k2", new ArrayList<>());
@@ -125,6 +134,7 @@ class PatternEquivalenceTest {
             for (String m : h.extractOutputValues()) {
                 byKey.get(m.substring(0, 2)).add(m);
             }
+            collectTimeouts(h, timeouts);
             if (within) {
                 assertThat(h.keyedBackend().entryCount()).as("state entries left after the end, " + context).isZero();
                 assertThat(h.numEventTimeTimers()).as("timers left after the end, " + context).isZero();
@@ -147,6 +157,7 @@ class PatternEquivalenceTest {
             for (String m : h.extractOutputValues()) {
                 byKey.get(m.substring(0, 2)).add(m);
             }
+            collectTimeouts(h, timeouts);
             if (within) {
                 assertThat(h.keyedBackend().entryCount()).as("state entries left after within passed, " + context).isZero();
             }
@@ -154,12 +165,29 @@ class PatternEquivalenceTest {
         return byKey;
     }
 
-    static final PatternProcessFunction<Ev, String> FORMAT = new PatternProcessFunction<>() {
+    static final OutputTag<String> TIMEOUTS = new OutputTag<>("timeouts");
+
+    /** Formats matches to the main output and timed-out partial matches to {@link #TIMEOUTS}. */
+    static final class Format extends PatternProcessFunction<Ev, String> implements TimedOutPartialMatchHandler<Ev> {
         @Override
         public void processMatch(Map<String, List<Ev>> match, Context ctx, io.millrace.api.functions.Collector<String> out) {
             out.collect(format((String) ctx.currentKey(), match));
         }
-    };
+
+        @Override
+        public void processTimedOutMatch(Map<String, List<Ev>> partialMatch, Context ctx) {
+            ctx.output(TIMEOUTS, format((String) ctx.currentKey(), partialMatch));
+        }
+    }
+
+    static final PatternProcessFunction<Ev, String> FORMAT = new Format();
+
+    /** The distinct timed-out partial matches of the harness, per key, sorted. */
+    private static void collectTimeouts(OneInputOperatorHarness<Ev, String> h, Map<String, List<String>> timeouts) {
+        for (String t : new java.util.TreeSet<>(h.sideOutputValues(TIMEOUTS))) {
+            timeouts.computeIfAbsent(t.substring(0, 2), k -> new ArrayList<>()).add(t);
+        }
+    }
 
     /** Events in an arrival order at most {@code disorder} behind their time order. */
     static List<Ev> arrivalOrder(List<Ev> events, int disorder, Random r) {
