@@ -103,7 +103,6 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
                     return;
                 }
                 long now = context.clock().millis();
-                engine.expire(now, emitter);
                 if (engine.process(value, now, emitter) && nfa.within >= 0) {
                     timers.registerProcessingTimeTimer(now + nfa.within);
                 }
@@ -159,7 +158,6 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
                 long t = at.getKey();
                 pending.remove(t);
                 for (E e : at.getValue()) {
-                    engine.expire(t, emitter);
                     if (engine.process(e, t, emitter) && nfa.within >= 0) {
                         timers.registerEventTimeTimer(saturatedAdd(t, nfa.within - 1));
                     }

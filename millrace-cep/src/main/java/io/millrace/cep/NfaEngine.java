@@ -48,11 +48,13 @@ final class NfaEngine<E> {
     }
 
     /**
-     * Feeds one event of the current key, at {@code time}, after every earlier one. Returns whether a new partial
-     * match started with it (whose {@code within} ends at {@code time + within}).
+     * Feeds one event of the current key, at {@code time}, after every earlier one; first the partial matches whose
+     * within has passed at {@code time} time out, as in {@link #expire}. Returns whether a new partial match started
+     * with it (whose {@code within} ends at {@code time + within}).
      */
     boolean process(E event, long time, Listener<E> listener) throws Exception {
-        List<Run> before = load();
+        List<Run> stored = load();
+        List<Run> before = expired(stored, time, listener);
         current = event;
         currentTime = time;
         currentId = -1;
@@ -79,7 +81,7 @@ final class NfaEngine<E> {
             if (currentId >= 0 && currentRefs > 0) {
                 events.put(currentId, new BufferedEvent<>(event, time, currentRefs));
             }
-            if (!(before.isEmpty() && next.isEmpty())) {
+            if (!(stored.isEmpty() && next.isEmpty())) {
                 store(next);                    // an event that started and continued nothing leaves the state as it was
             }
             return started;
@@ -99,16 +101,31 @@ final class NfaEngine<E> {
             return;
         }
         List<Run> all = load();
-        if (all.isEmpty()) {
-            return;
+        List<Run> keep = expired(all, time, listener);
+        if (keep.size() != all.size()) {
+            store(keep);
         }
-        List<Run> keep = new ArrayList<>();
-        List<Run> gone = new ArrayList<>();
+    }
+
+    /** Times out and releases the runs of {@code all} whose within has passed at {@code time}; returns the others. */
+    private List<Run> expired(List<Run> all, long time, Listener<E> listener) throws Exception {
+        if (nfa.within < 0 || all.isEmpty()) {
+            return all;
+        }
+        List<Run> keep = new ArrayList<>(all.size());
+        List<Run> gone = null;
         for (Run r : all) {
-            (r.startTime() + nfa.within <= time ? gone : keep).add(r);
+            if (r.startTime() + nfa.within <= time) {
+                if (gone == null) {
+                    gone = new ArrayList<>();
+                }
+                gone.add(r);
+            } else {
+                keep.add(r);
+            }
         }
-        if (gone.isEmpty()) {
-            return;
+        if (gone == null) {
+            return all;
         }
         gone.sort(Comparator.comparingLong(Run::startEvent).thenComparingLong(Run::step));
         for (Run r : gone) {
@@ -117,7 +134,7 @@ final class NfaEngine<E> {
             }
             release(r.step());
         }
-        store(keep);
+        return keep;
     }
 
     private void step(Run r, List<Run> survivors, List<Run> created) throws Exception {
