@@ -27,8 +27,9 @@ import java.util.Map;
  * Matches a pattern per key. In event time, records wait in keyed sorted-map state ({@value #PENDING}, by
  * timestamp) until the watermark passes them, and are then fed to the {@link NfaEngine} in time order (records of
  * equal timestamps in arrival order) from an event-time timer at the key's earliest waiting timestamp; records at or behind the
- * watermark go to the late side output if one is set, else they are counted as dropped. A timer at the end of each
- * partial match's {@code within} times it out even when no later record comes. In processing time records are
+ * watermark go to the late side output if one is set, else they are counted as dropped. A timer at the end of the
+ * {@code within} of the key's oldest partial match times it out even when no later record comes, and is then set
+ * again for the next oldest. In processing time records are
  * matched on arrival, at the pipeline clock's time. Everything is keyed state and keyed timers, so it is
  * checkpointed, restored and rescaled with the key. Built on the operator SPI alone. Task thread only.
  */
@@ -104,7 +105,7 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
                 }
                 long now = context.clock().millis();
                 if (engine.process(value, now, emitter) && nfa.within >= 0) {
-                    timers.registerProcessingTimeTimer(now + nfa.within);
+                    timers.registerProcessingTimeTimer(saturatedAdd(now, nfa.within));   // the key's first partial match
                 }
                 return;
             }
@@ -151,6 +152,10 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
         try {
             if (domain == TimeDomain.PROCESSING_TIME) {
                 engine.expire(time, emitter);
+                long earliest = engine.earliestStart();
+                if (earliest != Long.MAX_VALUE) {
+                    timers.registerProcessingTimeTimer(saturatedAdd(earliest, nfa.within));
+                }
                 return;
             }
             long upTo = Math.max(time, firing);
@@ -158,12 +163,16 @@ final class CepOperator<E, OUT> extends AbstractStreamOperator<OUT> implements O
                 long t = at.getKey();
                 pending.remove(t);
                 for (E e : at.getValue()) {
-                    if (engine.process(e, t, emitter) && nfa.within >= 0) {
-                        timers.registerEventTimeTimer(saturatedAdd(t, nfa.within - 1));
-                    }
+                    engine.process(e, t, emitter);
                 }
             }
-            engine.expire(saturatedAdd(upTo, 1), emitter);
+            if (nfa.within >= 0) {
+                engine.expire(saturatedAdd(upTo, 1), emitter);
+                long earliest = engine.earliestStart();
+                if (earliest != Long.MAX_VALUE) {
+                    timers.registerEventTimeTimer(saturatedAdd(earliest, nfa.within - 1));   // one per key: the next to time out
+                }
+            }
             Map.Entry<Long, List<E>> next = pending.firstEntry();
             if (next != null) {
                 timers.registerEventTimeTimer(next.getKey());

@@ -49,8 +49,8 @@ final class NfaEngine<E> {
 
     /**
      * Feeds one event of the current key, at {@code time}, after every earlier one; first the partial matches whose
-     * within has passed at {@code time} time out, as in {@link #expire}. Returns whether a new partial match started
-     * with it (whose {@code within} ends at {@code time + within}).
+     * within has passed at {@code time} time out, as in {@link #expire}. Returns whether the key had no partial match
+     * before and has some now (all started with this event, so the earliest {@code within} ends at {@code time + within}).
      */
     boolean process(E event, long time, Listener<E> listener) throws Exception {
         List<Run> stored = load();
@@ -65,13 +65,11 @@ final class NfaEngine<E> {
             for (Run r : before) {
                 step(r, survivors, created);
             }
-            boolean started = false;
             for (int start : nfa.starts) {
                 Nfa.Node<E> n = nfa.node(start);
                 if (holds(n.condition(), noEvents)) {
                     long id = currentEventId();
                     created.add(new Run(newStep(id, n.variable(), -1), start, id, time, n.allEdges(), true));
-                    started = true;
                 }
             }
             long limit = emitMatches(created, listener);
@@ -84,7 +82,7 @@ final class NfaEngine<E> {
             if (!(stored.isEmpty() && next.isEmpty())) {
                 store(next);                    // an event that started and continued nothing leaves the state as it was
             }
-            return started;
+            return stored.isEmpty() && !next.isEmpty();
         } finally {
             currentId = -1;
             current = null;
@@ -105,6 +103,15 @@ final class NfaEngine<E> {
         if (keep.size() != all.size()) {
             store(keep);
         }
+    }
+
+    /** The earliest start time of the current key's partial matches, {@code Long.MAX_VALUE} when it has none. */
+    long earliestStart() {
+        long min = Long.MAX_VALUE;
+        for (Run r : load()) {
+            min = Math.min(min, r.startTime());
+        }
+        return min;
     }
 
     /** Times out and releases the runs of {@code all} whose within has passed at {@code time}; returns the others. */
