@@ -150,10 +150,10 @@ final class NfaCompiler<E> {
             addEdge(nodes[copies - 1], nodes[copies - 1], el.inner, List.of(), el.until, true);
         }
         List<Entry<E>> last = new ArrayList<>();
-        for (int i = Math.max(el.min, 1); i <= copies; i++) {
+        for (int i = el.min; i <= copies; i++) {
             last.add(new Entry<>(nodes[i - 1], List.of()));
         }
-        return new Fragment<>(List.of(new Entry<>(nodes[0], List.of())), last, el.min == 0);
+        return new Fragment<>(List.of(new Entry<>(nodes[0], List.of())), last, el.optional);
     }
 
     private Fragment<E> group(Element<E> el) {
@@ -169,11 +169,11 @@ final class NfaCompiler<E> {
             link(bodies.get(copies - 1), bodies.get(copies - 1), el.inner);
         }
         List<Entry<E>> last = new ArrayList<>();
-        for (int i = Math.max(el.min, 1); i <= copies; i++) {
+        for (int i = el.min; i <= copies; i++) {
             last.addAll(bodies.get(i - 1).last());
         }
         // an iteration takes at least one event: an all-optional body does not make the group nullable
-        return new Fragment<>(bodies.get(0).first(), last, el.min == 0);
+        return new Fragment<>(bodies.get(0).first(), last, el.optional);
     }
 
     private void link(Fragment<E> from, Fragment<E> to, Contiguity contiguity) {
@@ -185,7 +185,7 @@ final class NfaCompiler<E> {
     }
 
     private int copies(Element<E> el) {
-        int copies = el.max == Element.UNBOUNDED ? Math.max(el.min, 1) : el.max;
+        int copies = el.max == Element.UNBOUNDED ? el.min : el.max;
         if (copies > MAX_NODES || nodeVariable.size() + copies > MAX_NODES) {
             throw new IllegalArgumentException("pattern element " + el + " unrolls to more than " + MAX_NODES + " positions");
         }

@@ -154,13 +154,12 @@ public final class Pattern<E> implements Serializable {
         if (last.quantified) {
             throw new IllegalStateException(what + "() on '" + lastName() + "': the element already has a quantifier");
         }
-        return replaceLast(last.withQuantifier(last.min == 0 ? 0 : min, max, true));
+        return replaceLast(last.withQuantifier(min, max, true));
     }
 
-    /** The last element may also match no event at all. */
+    /** The last element may also match no event at all: {@code times(2).optional()} takes none or two. */
     public Pattern<E> optional() {
-        Element<E> last = shapeTarget("optional");
-        return replaceLast(last.withQuantifier(0, last.max, last.quantified));
+        return replaceLast(shapeTarget("optional").withOptional());
     }
 
     /** The repetitions of the last (looping) element must be contiguous: each the very next event. */
@@ -354,9 +353,11 @@ public final class Pattern<E> implements Serializable {
         final Contiguity inner;            // between repetitions
         final boolean greedy;
         final Condition<E> until;
+        /** Whether the element may also take no event at all (then, or min to max events). */
+        final boolean optional;
 
         private Element(Kind kind, String name, Pattern<E> group, Contiguity contiguity, Condition<E> condition, int min, int max,
-                boolean quantified, Contiguity inner, boolean greedy, Condition<E> until) {
+                boolean quantified, Contiguity inner, boolean greedy, Condition<E> until, boolean optional) {
             this.kind = kind;
             this.name = name;
             this.group = group;
@@ -368,39 +369,44 @@ public final class Pattern<E> implements Serializable {
             this.inner = inner;
             this.greedy = greedy;
             this.until = until;
+            this.optional = optional;
         }
 
         static <E> Element<E> atom(String name, Contiguity contiguity) {
-            return new Element<>(Kind.ATOM, name, null, contiguity, null, 1, 1, false, Contiguity.RELAXED, false, null);
+            return new Element<>(Kind.ATOM, name, null, contiguity, null, 1, 1, false, Contiguity.RELAXED, false, null, false);
         }
 
         static <E> Element<E> group(Pattern<E> group, Contiguity contiguity) {
-            return new Element<>(Kind.GROUP, null, group, contiguity, null, 1, 1, false, Contiguity.RELAXED, false, null);
+            return new Element<>(Kind.GROUP, null, group, contiguity, null, 1, 1, false, Contiguity.RELAXED, false, null, false);
         }
 
         static <E> Element<E> negation(String name, Kind kind) {
             return new Element<>(kind, name, null, kind == Kind.NOT_NEXT ? Contiguity.STRICT : Contiguity.RELAXED, null, 1, 1, false,
-                    Contiguity.RELAXED, false, null);
+                    Contiguity.RELAXED, false, null, false);
         }
 
         Element<E> withCondition(Condition<E> c) {
-            return new Element<>(kind, name, group, contiguity, c, min, max, quantified, inner, greedy, until);
+            return new Element<>(kind, name, group, contiguity, c, min, max, quantified, inner, greedy, until, optional);
         }
 
         Element<E> withQuantifier(int newMin, int newMax, boolean nowQuantified) {
-            return new Element<>(kind, name, group, contiguity, condition, newMin, newMax, nowQuantified, inner, greedy, until);
+            return new Element<>(kind, name, group, contiguity, condition, newMin, newMax, nowQuantified, inner, greedy, until, optional);
         }
 
         Element<E> withInner(Contiguity c) {
-            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, c, greedy, until);
+            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, c, greedy, until, optional);
         }
 
         Element<E> withGreedy() {
-            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, inner, true, until);
+            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, inner, true, until, optional);
         }
 
         Element<E> withUntil(Condition<E> c) {
-            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, inner, greedy, c);
+            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, inner, greedy, c, optional);
+        }
+
+        Element<E> withOptional() {
+            return new Element<>(kind, name, group, contiguity, condition, min, max, quantified, inner, greedy, until, true);
         }
 
         boolean loops() {
@@ -419,9 +425,9 @@ public final class Pattern<E> implements Serializable {
                 };
             };
             String body = kind == Kind.GROUP ? "(" + group + ")" : name;
-            String q = "";
+            String q = optional ? "?" : "";
             if (min != 1 || max != 1) {
-                q = "{" + min + "," + (max == UNBOUNDED ? "" : max) + "}";
+                q += "{" + min + "," + (max == UNBOUNDED ? "" : max) + "}";
                 if (max > 1) {
                     q += switch (inner) {
                         case STRICT -> " consecutive";

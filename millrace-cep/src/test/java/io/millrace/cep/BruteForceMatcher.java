@@ -235,7 +235,7 @@ final class BruteForceMatcher<E> {
     }
 
     private void repeat(Element<E> el, int count, Ctx<E> c, Consumer<Ctx<E>> k, int start) {
-        if (count >= el.min) {
+        if (count >= el.min || (count == 0 && el.optional)) {
             Ctx<E> exit = c;
             if (el.kind == Element.Kind.ATOM && el.greedy && count >= 1 && count < el.max) {
                 List<Integer> repeats = candidates(c, el.inner, List.of(), el.until, null, el.condition, start);
