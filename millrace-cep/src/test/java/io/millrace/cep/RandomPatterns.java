@@ -52,7 +52,12 @@ final class RandomPatterns {
             int c = r.nextInt(3);
             if (r.nextInt(6) == 0) {
                 Pattern<Ev> g = atom(r, Pattern.begin("v" + names[0]++), names[0] - 1);
-                if (r.nextBoolean()) {
+                if (r.nextInt(4) == 0) {                         // a group inside the group
+                    Pattern<Ev> inner = atom(r, Pattern.begin("v" + names[0]++), names[0] - 1);
+                    String n = "v" + names[0]++;
+                    inner = atom(r, inner.followedBy(n), names[0] - 1);
+                    g = quantify(r, r.nextBoolean() ? g.next(inner) : g.followedByAny(inner), false);
+                } else if (r.nextBoolean()) {
                     String n = "v" + names[0]++;
                     g = atom(r, r.nextBoolean() ? g.next(n) : g.followedBy(n), names[0] - 1);
                 }
