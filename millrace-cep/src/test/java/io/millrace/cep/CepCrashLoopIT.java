@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.millrace.cep.CepCrashLoopJob.Tick;
 import io.millrace.runtime.checkpoint.CrashLoop;
+import io.millrace.rocksdb.RocksDbConfig;
 import io.millrace.runtime.checkpoint.ExactlyOnceRecoveryIT;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +27,19 @@ class CepCrashLoopIT {
 
     @Test
     void whenKilledAtRandomMoments_thenEveryMatchIsCommittedExactlyOnce() throws Exception {
-        CrashLoop.killRepeatedly(dir, 8, 21,
-                () -> CrashLoop.start(dir, CepCrashLoopJob.class, List.of(), Long.toString(EVENTS), "8000"));
+        killAndCheck(List.of(), 21);
+    }
+
+    @Test
+    void whenKilledAtRandomMoments_onRocksDb_thenEveryMatchIsCommittedExactlyOnce() throws Exception {
+        killAndCheck(List.of("rocksdb", RocksDbConfig.DIRECTORY_OPTION + "=" + dir.resolve("rocksdb-state"),
+                RocksDbConfig.MANAGED_MEMORY_OPTION + "=32mb"), 22);
+    }
+
+    private void killAndCheck(List<String> backendArgs, long seed) throws Exception {
+        CrashLoop.killRepeatedly(dir, 8, seed,
+                () -> CrashLoop.start(dir, CepCrashLoopJob.class, backendArgs, Long.toString(EVENTS), "8000"));
+        assertThat(Files.readString(dir.resolve("job.log"))).contains("FINISHED");
 
         List<String> committed = new ArrayList<>(ExactlyOnceRecoveryIT.readLines(dir.resolve("matches")));
         List<String> expected = new ArrayList<>();
