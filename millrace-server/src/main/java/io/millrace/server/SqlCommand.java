@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import org.jline.terminal.impl.DumbTerminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -134,7 +135,10 @@ final class SqlCommand implements Callable<Integer> {
 
     private int shell(SqlSession session, ResultMode mode, PrintWriter err) {
         Path historyFile = history != null ? history : Path.of(System.getProperty("user.home"), ".millrace_sql_history");
-        try (Terminal terminal = TerminalBuilder.builder().name("millrace-sql").system(true).build()) {
+        // without a console (input from a pipe or a file) a dumb terminal over System.in: a system terminal would read the
+        // process's file descriptor 0 directly, past whatever System.in was set to
+        try (Terminal terminal = System.console() == null ? new DumbTerminal(System.in, System.out)
+                : TerminalBuilder.builder().name("millrace-sql").system(true).build()) {
             return new SqlShell(session, terminal, historyFile, mode).run();
         } catch (IOException e) {
             err.println("millrace sql: cannot open the terminal: " + e);

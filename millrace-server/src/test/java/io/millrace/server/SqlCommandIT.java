@@ -88,6 +88,33 @@ class SqlCommandIT {
     }
 
     @Test
+    void execute_setResultModeLikeFlinksClient_switchesToTheTable() {
+        assertThat(sql("-e", "SET 'sql-client.execution.result-mode' = 'table'; SELECT 'm2' AS machine;")).as("stderr: %s", err).isZero();
+        assertThat(out.toString()).contains("Set 'sql-client.execution.result-mode' = 'table'", "| machine |", "| m2      |",
+                "Query ended after 1 change");
+    }
+
+    @Test
+    void withoutFileOrStatements_theShellReadsStandardInput_andSavesItsHistory() throws IOException {
+        java.io.InputStream stdin = System.in;
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        Path history = dir.resolve("history");
+        int exit;
+        System.setIn(new java.io.ByteArrayInputStream("SELECT 40 + 2 AS answer;\nquit;\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            exit = sql("--history", history.toString(), "--parallelism", "1");
+        } finally {
+            System.setIn(stdin);
+            System.setOut(stdout);
+        }
+        assertThat(exit).as("stderr: %s", err).isZero();
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("| +I | 42         |", "Bye.");
+        assertThat(Files.readString(history)).contains("SELECT 40 + 2 AS answer;");
+    }
+
+    @Test
     void badOptions_exitTwo_namingThem() {
         assertThat(sql("-e", "SHOW TABLES;", "--result-mode", "fancy")).isEqualTo(2);
         assertThat(err.toString()).contains("result mode 'fancy' is unknown; accepted: changelog, table, tableau");
