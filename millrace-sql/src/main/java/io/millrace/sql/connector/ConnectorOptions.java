@@ -57,11 +57,6 @@ public final class ConnectorOptions {
         return keys;
     }
 
-    /** The value of an option without marking it as read (for a message). */
-    public String peek(String key) {
-        return options.get(key);
-    }
-
     /** The option's value, or null when it is not set. */
     public String get(String key) {
         known.add(key);

@@ -281,8 +281,4 @@ final class KafkaTableOptions {
     ConnectorException error(String message) {
         return new ConnectorException("table '" + table() + "' (connector '" + connector + "'): " + message);
     }
-
-    ConnectorOptions raw() {
-        return options;
-    }
 }
