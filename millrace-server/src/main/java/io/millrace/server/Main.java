@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Millrace: stream processing for industrial telemetry.",
-        subcommands = {DemoCommand.class, RunCommand.class, SavepointCommand.class, NewJobCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, SqlCommand.class, SavepointCommand.class, NewJobCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

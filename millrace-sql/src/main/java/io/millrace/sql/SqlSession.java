@@ -42,6 +42,9 @@ public final class SqlSession {
     private final SessionSettings settings = new SessionSettings();
     private final PipelineConfig config;
     private final Statements statements;
+    /** The plans of the INSERT statements since {@code BEGIN STATEMENT SET}; null when no statement set is open. */
+    private List<PhysicalNode> openSet;
+    private int openSetLine;
 
     private SqlSession(PipelineConfig config) {
         this.config = config.copy();
@@ -67,6 +70,20 @@ public final class SqlSession {
         return results;
     }
 
+    /**
+     * Runs one statement parsed from {@code script} (by {@link StatementParser#parse}); {@code script} is the text its
+     * positions refer to, for error messages. For a shell or a file runner that reports each statement's result as it
+     * comes.
+     */
+    public StatementResult execute(Statement statement, String script) {
+        return run(statement, script);
+    }
+
+    /** True between {@code BEGIN STATEMENT SET} and its {@code END}: INSERT statements are collected, not run. */
+    public boolean inStatementSet() {
+        return openSet != null;
+    }
+
     /** Runs one statement. */
     public StatementResult execute(String statement) {
         List<Statement> parsed = StatementParser.parse(statement);
@@ -85,15 +102,71 @@ public final class SqlSession {
         return r.rows();
     }
 
-    /** Starts an {@code INSERT INTO} as a job and returns at once. */
+    /** Starts an {@code INSERT INTO}, or an {@code EXECUTE STATEMENT SET}, as a job and returns at once. */
     public JobHandle submit(String insert) {
         List<Statement> parsed = StatementParser.parse(insert);
+        if (parsed.size() == 1 && parsed.get(0) instanceof Statement.StatementSet set) {
+            return setPipeline(setPlans(set, insert)).executeAsync(settings.jobName("statement-set"));
+        }
         if (parsed.size() != 1 || !(parsed.get(0) instanceof Statement.Insert ins)) {
-            throw new SqlException("submit takes one INSERT INTO statement", 1, 1, insert, null);
+            throw new SqlException("submit takes one INSERT INTO statement or EXECUTE STATEMENT SET BEGIN ... END", 1, 1, insert, null);
         }
         Pipeline pipeline = Pipeline.create(settings.apply(config));
         statements.insertPlan(ins, insert).translate(new Translation(pipeline, "insert-" + ins.table()));
         return pipeline.executeAsync(settings.jobName("insert-into-" + ins.table()));
+    }
+
+    /**
+     * Starts the job of a statement parsed from {@code script} and returns at once: an {@code INSERT INTO} (outside a
+     * statement set), an {@code EXECUTE STATEMENT SET}, or the {@code END} of a {@code BEGIN STATEMENT SET}. Returns
+     * null for any other statement, which {@link #execute(Statement, String)} runs. For a shell that stops a job on
+     * Ctrl-C.
+     */
+    public JobHandle submit(Statement statement, String script) {
+        if (statement instanceof Statement.Insert ins && openSet == null) {
+            Pipeline pipeline = Pipeline.create(pipelineConfig());
+            statements.insertPlan(ins, script).translate(new Translation(pipeline, "insert-" + ins.table()));
+            return pipeline.executeAsync(settings.jobName("insert-into-" + ins.table()));
+        }
+        if (statement instanceof Statement.StatementSet set && openSet == null) {
+            return setPipeline(setPlans(set, script)).executeAsync(settings.jobName("statement-set"));
+        }
+        if (statement instanceof Statement.EndStatementSet end && openSet != null) {
+            List<PhysicalNode> plans = openSet;
+            openSet = null;
+            if (plans.isEmpty()) {
+                throw new SqlException("the statement set begun at line " + openSetLine + " has no INSERT statements", end.line(), end.column(),
+                        script, null);
+            }
+            return setPipeline(plans).executeAsync(settings.jobName("statement-set"));
+        }
+        return null;
+    }
+
+    /** A query started as a job: the type of its rows and the job, whose rows go to the sink given to {@link #submitQuery}. */
+    public record RunningQuery(RowType type, JobHandle job) {}
+
+    /**
+     * Starts a query ({@code SELECT}, {@code WITH}, {@code VALUES}) as a job whose rows, with their changelog kinds, go
+     * to {@code sink} as they come, and returns at once; {@link JobHandle#cancel} stops it.
+     */
+    public RunningQuery submitQuery(String query, io.millrace.api.sink.Sink<Row> sink) {
+        List<Statement> parsed = StatementParser.parse(query);
+        if (parsed.size() != 1 || !(parsed.get(0) instanceof Statement.Query q)) {
+            throw new SqlException("submitQuery takes one query", 1, 1, query, null);
+        }
+        return submitQuery(q, query, type -> sink);
+    }
+
+    /**
+     * The same for a query parsed from {@code script}; {@code sink} gives the sink for the query's row type, before
+     * the job starts.
+     */
+    public RunningQuery submitQuery(Statement.Query q, String script, java.util.function.Function<RowType, io.millrace.api.sink.Sink<Row>> sink) {
+        PhysicalNode node = statements.queryPlan(q, script);
+        Pipeline pipeline = Pipeline.create(pipelineConfig());
+        new io.millrace.sql.exec.SinkNode(node, "collect", sink.apply(node.rowType())).translate(new Translation(pipeline, "query"));
+        return new RunningQuery(node.rowType(), pipeline.executeAsync(settings.jobName("query")));
     }
 
     /**
@@ -135,6 +208,35 @@ public final class SqlSession {
     }
 
     private StatementResult run(Statement s, String script) {
+        if (openSet != null) {
+            if (s instanceof Statement.Insert ins) {
+                openSet.add(statements.insertPlan(ins, script));
+                return StatementResult.ok("Added INSERT INTO '" + ins.table() + "' to the statement set (" + openSet.size()
+                        + (openSet.size() == 1 ? " statement)" : " statements)"));
+            }
+            if (s instanceof Statement.EndStatementSet end) {
+                List<PhysicalNode> plans = openSet;
+                openSet = null;
+                if (plans.isEmpty()) {
+                    throw new SqlException("the statement set begun at line " + openSetLine + " has no INSERT statements", end.line(), end.column(),
+                            script, null);
+                }
+                return runSet(plans, s, script);
+            }
+            throw new SqlException("between BEGIN STATEMENT SET and END only INSERT INTO statements are allowed; END runs them", s.line(),
+                    s.column(), script, null);
+        }
+        if (s instanceof Statement.BeginStatementSet begin) {
+            openSet = new ArrayList<>();
+            openSetLine = begin.line();
+            return StatementResult.ok("Statement set begun: INSERT INTO statements are collected until END");
+        }
+        if (s instanceof Statement.EndStatementSet) {
+            throw new SqlException("END without BEGIN STATEMENT SET", s.line(), s.column(), script, null);
+        }
+        if (s instanceof Statement.StatementSet set) {
+            return runSet(setPlans(set, script), s, script);
+        }
         if (s instanceof Statement.Insert ins) {
             Pipeline pipeline = Pipeline.create(pipelineConfig());
             statements.insertPlan(ins, script).translate(new Translation(pipeline, "insert-" + ins.table()));
@@ -150,6 +252,33 @@ public final class SqlSession {
             return new StatementResult("OK", node.rowType(), sink.results(), result);
         }
         return statements.run(s, script);
+    }
+
+    private List<PhysicalNode> setPlans(Statement.StatementSet set, String script) {
+        List<PhysicalNode> plans = new ArrayList<>();
+        for (Statement.Insert ins : set.inserts()) {
+            plans.add(statements.insertPlan(ins, script));
+        }
+        return plans;
+    }
+
+    /** One pipeline for all sinks of a statement set; sources of the same table are read once (see {@link Translation}). */
+    private Pipeline setPipeline(List<PhysicalNode> plans) {
+        Pipeline pipeline = Pipeline.create(pipelineConfig());
+        Translation t = new Translation(pipeline, "statement-set");
+        for (PhysicalNode p : plans) {
+            p.translate(t);
+        }
+        return pipeline;
+    }
+
+    private StatementResult runSet(List<PhysicalNode> plans, Statement s, String script) {
+        JobResult result = runJob(setPipeline(plans), settings.jobName("statement-set"), s, script);
+        List<String> tables = new ArrayList<>();
+        for (PhysicalNode p : plans) {
+            tables.add("'" + ((io.millrace.sql.exec.SinkNode) p).table() + "'");
+        }
+        return new StatementResult("Inserted into " + String.join(", ", tables), null, List.of(), result);
     }
 
     private static JobResult runJob(Pipeline pipeline, String name, Statement s, String script) {

@@ -137,6 +137,17 @@ final class Statements {
     }
 
     private String explain(Statement s, String script) {
+        if (s instanceof Statement.StatementSet set) {
+            StringBuilder ast = new StringBuilder();
+            List<PhysicalNode> sinks = new ArrayList<>();
+            for (Statement.Insert i : set.inserts()) {
+                QueryPlanner.Planned planned = new QueryPlanner(catalog, script).plan(i.query());
+                ast.append(ast.length() == 0 ? "" : "\n").append("LogicalSink(table=[").append(i.table()).append("])\n")
+                        .append(RelOptUtil.toString(planned.rel()).replaceAll("(?m)^", "  "));
+                sinks.add(insertPlan(i, script));
+            }
+            return "== Abstract Syntax Tree ==\n" + ast + "\n== Physical Plan ==\n" + PhysicalNode.explain(sinks);
+        }
         SqlText query = s instanceof Statement.Insert i ? i.query() : ((Statement.Query) s).query();
         QueryPlanner.Planned planned = new QueryPlanner(catalog, script).plan(query);
         PhysicalNode node = s instanceof Statement.Insert i ? insertPlan(i, script) : lower(planned, query, script);
@@ -164,9 +175,16 @@ final class Statements {
             throw new SqlException(reason, ins.line(), ins.column(), script, null);
         }
         PhysicalNode query = lower(new QueryPlanner(catalog, script).plan(ins.query()), ins.query(), script);
-        if (!query.changelogMode().isInsertOnly()) {
+        TableConnector.Opened connector;
+        try {
+            connector = Connectors.open(table.name(), table.physicalType(), table.primaryKey(), table.options());
+        } catch (ConnectorException ex) {
+            throw new SqlException(ex.getMessage(), ins.line(), ins.column(), script, ex);
+        }
+        if (!query.changelogMode().isInsertOnly() && !connector.acceptsChanges()) {
             throw new SqlException("table '" + table.name() + "' (connector '" + table.connector() + "') accepts inserts only, but the query emits "
-                    + query.changelogMode(), ins.query().line(), ins.query().column(), script, null);
+                    + query.changelogMode() + " (write it to a table that takes changes, like an 'upsert-kafka' table)", ins.query().line(),
+                    ins.query().column(), script, null);
         }
         RowType target = table.physicalType();
         RowType source = query.rowType();
@@ -196,16 +214,21 @@ final class Statements {
             rows = new Calc(query, null, new RowProjector(target, copies, new io.millrace.sql.runtime.Expr[target.size()]), target, -1,
                     "select=[" + String.join(", ", target.names()) + "]");
         }
-        TableConnector.Opened connector;
+        io.millrace.api.sink.Sink<Row> sink;
         try {
-            connector = Connectors.open(table.name(), target, table.options());
+            sink = connector.sink();
         } catch (ConnectorException ex) {
             throw new SqlException(ex.getMessage(), ins.line(), ins.column(), script, ex);
         }
-        if (connector.sink() == null) {
+        if (sink == null) {
             throw new SqlException("table '" + table.name() + "' (connector '" + table.connector() + "') cannot be written: it is a source only",
                     ins.line(), ins.column(), script, null);
         }
-        return new SinkNode(rows, table.name(), connector.sink());
+        List<String> sinkKey = connector.sinkKey();
+        int[] key = new int[sinkKey.size()];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = target.index(sinkKey.get(i));
+        }
+        return new SinkNode(rows, table.name(), sink, key);
     }
 }

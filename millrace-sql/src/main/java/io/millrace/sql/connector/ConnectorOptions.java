@@ -21,15 +21,40 @@ public final class ConnectorOptions {
     private final Set<String> known = new HashSet<>();
     private final List<String> knownPrefixes = new ArrayList<>();
 
+    private final List<String> primaryKey;
+
     public ConnectorOptions(String table, Map<String, String> options) {
+        this(table, options, List.of());
+    }
+
+    /** The options of a table with the given primary key ({@code PRIMARY KEY (...) NOT ENFORCED}; empty for none). */
+    public ConnectorOptions(String table, Map<String, String> options, List<String> primaryKey) {
         this.table = table;
         this.options = options;
         this.connector = options.get("connector");
+        this.primaryKey = List.copyOf(primaryKey);
         known.add("connector");
     }
 
     public String table() {
         return table;
+    }
+
+    /** The table's primary key columns, in order; empty when it declares none. */
+    public List<String> primaryKey() {
+        return primaryKey;
+    }
+
+    /** The keys of the options that start with {@code prefix}, which become known; in the order they were given. */
+    public List<String> keysWithPrefix(String prefix) {
+        allowPrefix(prefix);
+        List<String> keys = new ArrayList<>();
+        for (String k : options.keySet()) {
+            if (k.startsWith(prefix)) {
+                keys.add(k);
+            }
+        }
+        return keys;
     }
 
     /** The option's value, or null when it is not set. */

@@ -31,6 +31,12 @@ public final class Connectors {
 
     /** Checks a table's options with its connector; fails naming the option and the accepted values. */
     public static TableConnector.Opened open(String table, io.millrace.api.row.RowType type, Map<String, String> options) {
+        return open(table, type, java.util.List.of(), options);
+    }
+
+    /** The same for a table with a declared primary key ({@code PRIMARY KEY (...) NOT ENFORCED}), empty for none. */
+    public static TableConnector.Opened open(String table, io.millrace.api.row.RowType type, java.util.List<String> primaryKey,
+            Map<String, String> options) {
         String name = options.get("connector");
         if (name == null) {
             throw new ConnectorException("table '" + table + "' needs option 'connector': one of " + String.join(", ", BUILT_IN.keySet()));
@@ -40,7 +46,7 @@ public final class Connectors {
             throw new ConnectorException("table '" + table + "': unknown connector '" + name + "'; known connectors: "
                     + String.join(", ", BUILT_IN.keySet()));
         }
-        ConnectorOptions o = new ConnectorOptions(table, options);
+        ConnectorOptions o = new ConnectorOptions(table, options, primaryKey);
         TableConnector.Opened opened = c.open(type, o);
         o.checkAllUsed();
         return opened;

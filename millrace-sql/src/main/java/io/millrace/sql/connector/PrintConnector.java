@@ -8,7 +8,10 @@ import io.millrace.api.sink.PrintSink;
 import io.millrace.api.sink.Sink;
 import io.millrace.api.time.WatermarkStrategy;
 
-/** {@code 'connector' = 'print'}: writes every row to standard output as {@code <prefix>+I[v1, v2]}; option {@code print-identifier}. */
+/**
+ * {@code 'connector' = 'print'}: writes every row to standard output as {@code <prefix>+I[v1, v2]}, changes with their
+ * kind ({@code +U[...]}, {@code -D[...]}); option {@code print-identifier}.
+ */
 final class PrintConnector implements TableConnector {
     @Override
     public String name() {
@@ -33,6 +36,11 @@ final class PrintConnector implements TableConnector {
             @Override
             public String describe() {
                 return "print" + (id == null ? "" : ", print-identifier=" + id);
+            }
+
+            @Override
+            public boolean acceptsChanges() {
+                return true;
             }
         };
     }

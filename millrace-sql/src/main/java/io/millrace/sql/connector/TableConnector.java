@@ -30,10 +30,37 @@ public interface TableConnector {
          */
         DataStream<Row> source(Pipeline pipeline, String name, WatermarkStrategy<Row> watermarks);
 
-        /** A sink of physical rows; null if the connector cannot be written. */
+        /**
+         * A sink of physical rows; null if the connector cannot be written. May throw a {@link ConnectorException} for
+         * options that only writing needs (like a single topic), naming the option.
+         */
         Sink<Row> sink();
 
         /** What EXPLAIN shows of the connector, like {@code datagen, rows-per-second=10}. */
         String describe();
+
+        /**
+         * The kinds of the rows {@link #source} emits: inserts only (the default), or a changelog, like the
+         * {@code +U} and {@code -D} rows of an upsert table.
+         */
+        default java.util.Set<io.millrace.api.row.RowKind> changelogKinds() {
+            return java.util.EnumSet.of(io.millrace.api.row.RowKind.INSERT);
+        }
+
+        /**
+         * True when {@link #sink} takes updates and deletes ({@code -U}, {@code +U}, {@code -D}) besides inserts;
+         * false (the default) for an append-only sink, to which an updating query cannot be written.
+         */
+        default boolean acceptsChanges() {
+            return false;
+        }
+
+        /**
+         * The columns whose values pick the sink subtask of a row, so that the changes of one key reach the sink in
+         * order (an upsert sink's primary key); empty (the default): rows stay on the subtask that made them.
+         */
+        default java.util.List<String> sinkKey() {
+            return java.util.List.of();
+        }
     }
 }

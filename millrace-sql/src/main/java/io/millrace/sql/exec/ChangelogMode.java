@@ -28,6 +28,17 @@ public final class ChangelogMode {
         return ALL;
     }
 
+    /** The mode of exactly {@code kinds}, which must hold at least one kind. */
+    public static ChangelogMode of(Set<RowKind> kinds) {
+        if (kinds.isEmpty()) {
+            throw new IllegalArgumentException("a changelog mode needs at least one row kind");
+        }
+        if (kinds.size() == 1 && kinds.contains(RowKind.INSERT)) {
+            return INSERT_ONLY;
+        }
+        return kinds.size() == RowKind.values().length ? ALL : new ChangelogMode(EnumSet.copyOf(kinds));
+    }
+
     public boolean isInsertOnly() {
         return kinds.size() == 1 && kinds.contains(RowKind.INSERT);
     }

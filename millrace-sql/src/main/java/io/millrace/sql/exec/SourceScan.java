@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * Reads a connector table: the connector's physical rows, then its computed columns (if any), then timestamps and
- * watermarks from the event-time attribute (if it has a WATERMARK). Emits inserts only.
+ * watermarks from the event-time attribute (if it has a WATERMARK). Emits the changes its connector reads: inserts
+ * only, or a changelog (an {@code upsert-kafka} table).
  */
 public final class SourceScan extends PhysicalNode {
     private final String table;
@@ -49,6 +50,16 @@ public final class SourceScan extends PhysicalNode {
     @Override
     public String kind() {
         return "TableSourceScan";
+    }
+
+    @Override
+    public ChangelogMode changelogMode() {
+        return ChangelogMode.of(connector.changelogKinds());
+    }
+
+    @Override
+    public String reuseKey() {
+        return "scan:" + table;
     }
 
     @Override

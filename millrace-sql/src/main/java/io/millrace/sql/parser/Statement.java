@@ -47,6 +47,15 @@ public sealed interface Statement {
     /** A query: {@code SELECT}, {@code WITH}, {@code VALUES}. */
     record Query(SqlText query, int line, int column) implements Statement {}
 
-    /** {@code EXPLAIN [PLAN FOR] statement} of a query or an insert. */
+    /** {@code EXPLAIN [PLAN FOR] statement} of a query, an insert or a statement set. */
     record Explain(Statement statement, int line, int column) implements Statement {}
+
+    /** {@code EXECUTE STATEMENT SET BEGIN INSERT ...; INSERT ...; END}: the inserts run as one job. */
+    record StatementSet(List<Insert> inserts, int line, int column) implements Statement {}
+
+    /** {@code BEGIN STATEMENT SET}: the session collects the INSERT statements that follow until {@code END}. */
+    record BeginStatementSet(int line, int column) implements Statement {}
+
+    /** {@code END}: runs the INSERT statements collected since {@code BEGIN STATEMENT SET} as one job. */
+    record EndStatementSet(int line, int column) implements Statement {}
 }

@@ -10,14 +10,15 @@ import java.util.Map;
 /**
  * The recursive-descent parser of Millrace's statements: the DDL and session statements ({@code CREATE TABLE},
  * {@code CREATE VIEW}, {@code DROP}, {@code SHOW TABLES}, {@code DESCRIBE}, {@code SET}, {@code RESET},
- * {@code EXPLAIN}, {@code INSERT INTO}) in Flink SQL's syntax. Queries and expressions inside them are not parsed
+ * {@code EXPLAIN}, {@code INSERT INTO}, {@code EXECUTE STATEMENT SET BEGIN ... END}, {@code BEGIN STATEMENT SET} and
+ * {@code END}) in Flink SQL's syntax. Queries and expressions inside them are not parsed
  * here: they are cut out as {@link SqlText} with their position and handed to Calcite's parser by the planner.
  *
  * <p>Statements in a script end with {@code ;} (the last one may omit it). Errors name the line and column.
  */
 public final class StatementParser {
     private static final String STATEMENTS = "CREATE TABLE, CREATE [TEMPORARY] VIEW, DROP TABLE, DROP VIEW, SHOW TABLES, DESCRIBE, SET, RESET, "
-            + "INSERT INTO, SELECT, WITH, VALUES, EXPLAIN";
+            + "INSERT INTO, SELECT, WITH, VALUES, EXPLAIN, EXECUTE STATEMENT SET, BEGIN STATEMENT SET, END";
 
     private final String sql;
     private final List<Token> tokens;
@@ -36,6 +37,12 @@ public final class StatementParser {
         int start = 0;
         for (int i = 0; i < p.tokens.size(); i++) {
             Token t = p.tokens.get(i);
+            int head = i == start ? p.statementSetHead(i) : 0;
+            if (head > 0) {
+                i = p.statementSet(i, head, statements);
+                start = i + 1;
+                continue;
+            }
             if (t.isSymbol(";") || t.kind() == Token.Kind.END) {
                 if (i > start) {
                     p.pos = start;
@@ -46,6 +53,125 @@ public final class StatementParser {
             }
         }
         return statements;
+    }
+
+    /**
+     * True when {@code text} holds whole statements only: it ends with {@code ;} outside strings and comments, and an
+     * {@code EXECUTE STATEMENT SET BEGIN} in it has its {@code END;}. For a shell that reads a statement over several
+     * lines; text that does not tokenize (an unterminated string or comment) is not complete.
+     */
+    public static boolean isComplete(String text) {
+        List<Token> tokens;
+        try {
+            tokens = Lexer.tokenize(text);
+        } catch (SqlException e) {
+            return false;
+        }
+        if (tokens.size() < 2 || !tokens.get(tokens.size() - 2).isSymbol(";")) {
+            return false;
+        }
+        StatementParser p = new StatementParser(text);
+        int start = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (i == start) {
+                int head = p.statementSetHead(i);
+                if (head > 0) {
+                    int j = i + head;
+                    int from = j;
+                    boolean ended = false;
+                    for (; j < tokens.size() - 1; j++) {
+                        if (j == from && tokens.get(j).is("END") && tokens.get(j + 1).isSymbol(";")) {
+                            ended = true;
+                            j++;
+                            break;
+                        }
+                        if (tokens.get(j).isSymbol(";")) {
+                            from = j + 1;
+                        }
+                    }
+                    if (!ended) {
+                        return false;
+                    }
+                    i = j;
+                    start = j + 1;
+                    continue;
+                }
+            }
+            if (tokens.get(i).isSymbol(";")) {
+                start = i + 1;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * At token {@code i}: the number of tokens of {@code EXECUTE STATEMENT SET BEGIN} or {@code EXPLAIN [PLAN FOR]
+     * [EXECUTE] STATEMENT SET BEGIN}, or 0 when no statement set starts there.
+     */
+    private int statementSetHead(int i) {
+        int j = i;
+        boolean explain = false;
+        if (token(j).is("EXPLAIN")) {
+            explain = true;
+            j++;
+            if (token(j).is("PLAN") && token(j + 1).is("FOR")) {
+                j += 2;
+            }
+        }
+        if (token(j).is("EXECUTE")) {
+            j++;
+        } else if (!explain) {
+            return 0;
+        }
+        return token(j).is("STATEMENT") && token(j + 1).is("SET") && token(j + 2).is("BEGIN") ? j + 3 - i : 0;
+    }
+
+    private Token token(int i) {
+        return tokens.get(Math.min(i, tokens.size() - 1));
+    }
+
+    /**
+     * Parses the statement set starting at token {@code first} (its head {@code headLength} tokens long) up to its
+     * {@code END}, adds it to {@code out} and returns the index of the token after {@code END} (a {@code ;} or the
+     * end of the script).
+     */
+    private int statementSet(int first, int headLength, List<Statement> out) {
+        Token head = tokens.get(first);
+        List<Statement.Insert> inserts = new ArrayList<>();
+        int start = first + headLength;
+        for (int i = start; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (i == start && t.is("END")) {
+                Token after = tokens.get(i + 1);
+                if (!after.isSymbol(";") && after.kind() != Token.Kind.END) {
+                    throw error(after, "expected ';' after the END of the statement set, found " + after.describe());
+                }
+                if (inserts.isEmpty()) {
+                    throw error(t, "a statement set needs at least one INSERT INTO statement between BEGIN and END");
+                }
+                Statement set = new Statement.StatementSet(List.copyOf(inserts), head.line(), head.column());
+                out.add(head.is("EXPLAIN") ? new Statement.Explain(set, head.line(), head.column()) : set);
+                return i + 1;
+            }
+            if (t.kind() == Token.Kind.END) {
+                throw error(t, "the statement set started at line " + head.line() + ", column " + head.column()
+                        + " has no END: write END; after its INSERT statements");
+            }
+            if (t.isSymbol(";")) {
+                if (i > start) {
+                    pos = start;
+                    end = i;
+                    Statement s = statement();
+                    if (!(s instanceof Statement.Insert ins)) {
+                        throw error(tokens.get(start), "a statement set holds INSERT INTO statements only, found "
+                                + tokens.get(start).describe());
+                    }
+                    inserts.add(ins);
+                }
+                start = i + 1;
+            }
+        }
+        throw error(head, "the statement set has no END");
     }
 
     private Statement statement() {
@@ -59,7 +185,7 @@ public final class StatementParser {
             }
             Statement inner = statement();
             if (!(inner instanceof Statement.Query) && !(inner instanceof Statement.Insert)) {
-                throw error(first, "EXPLAIN takes a query or an INSERT INTO statement");
+                throw error(first, "EXPLAIN takes a query, an INSERT INTO statement or STATEMENT SET BEGIN ... END");
             }
             return new Statement.Explain(inner, first.line(), first.column());
         } else if (first.is("CREATE")) {
@@ -78,6 +204,14 @@ public final class StatementParser {
             s = new Statement.Describe(identifier("a table or view name"), first.line(), first.column());
         } else if (first.is("SET")) {
             s = set();
+        } else if (first.is("BEGIN")) {
+            pos++;
+            expectWord("STATEMENT");
+            expectWord("SET");
+            s = new Statement.BeginStatementSet(first.line(), first.column());
+        } else if (first.is("END")) {
+            pos++;
+            s = new Statement.EndStatementSet(first.line(), first.column());
         } else if (first.is("RESET")) {
             pos++;
             String key = peek().kind() == Token.Kind.END || pos >= end ? null : string("the key to reset, in quotes");

@@ -60,6 +60,10 @@ public final class Lowering {
         }
         if (rel instanceof TableFunctionScan tvf) {
             PhysicalNode in = lower(tvf.getInputs().get(0));
+            if (!in.changelogMode().isInsertOnly()) {
+                throw new UnsupportedSql("a window table function over an updating input (changelog " + in.changelogMode()
+                        + ", like an 'upsert-kafka' table) is not supported yet: windows take append-only input");
+            }
             return new WindowTableFunction(in, windowSpec(tvf, in), Types.rowType(tvf.getRowType()));
         }
         if (rel instanceof LogicalAggregate agg) {

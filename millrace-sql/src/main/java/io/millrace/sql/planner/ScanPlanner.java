@@ -32,7 +32,7 @@ import org.apache.calcite.rex.RexNode;
 public final class ScanPlanner {
     /** Plans a connector table's scan. */
     public PhysicalNode scan(ConnectorTable table) {
-        TableConnector.Opened connector = Connectors.open(table.name(), table.physicalType(), table.options());
+        TableConnector.Opened connector = Connectors.open(table.name(), table.physicalType(), table.primaryKey(), table.options());
         RowType full = rowType(table);
         RowProjector computed = null;
         if (table.columns().stream().anyMatch(ColumnInfo::isComputed)) {

@@ -92,7 +92,7 @@ public final class TableDefinitions {
             }
         }
         try {
-            Connectors.open(ddl.name(), physicalType, ddl.options());
+            Connectors.open(ddl.name(), physicalType, ddl.primaryKey(), ddl.options());
         } catch (ConnectorException e) {
             throw new SqlException(e.getMessage(), ddl.line(), ddl.column(), script, e);
         }

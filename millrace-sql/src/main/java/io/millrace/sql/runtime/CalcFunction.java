@@ -22,6 +22,11 @@ public final class CalcFunction implements FlatMapFunction<Row, Row> {
         if (condition != null && condition.eval(value) != Boolean.TRUE) {
             return;
         }
-        out.collect(projector == null ? value : projector.project(value));
+        if (projector == null) {
+            out.collect(value);
+        } else {
+            Row projected = projector.project(value);
+            out.collect(value.kind() == io.millrace.api.row.RowKind.INSERT ? projected : projected.withKind(value.kind()));
+        }
     }
 }
