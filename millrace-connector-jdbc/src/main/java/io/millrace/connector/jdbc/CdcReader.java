@@ -100,7 +100,7 @@ final class CdcReader implements SourceReader<Row, CdcSplit> {
             return InputStatus.MORE_AVAILABLE;
         }
         if (stream == null) {
-            if (committedEnd > source.endAfter) {
+            if (committedEnd >= source.endAfter) {
                 ended = true;
                 return InputStatus.END_OF_INPUT;
             }
@@ -143,7 +143,7 @@ final class CdcReader implements SourceReader<Row, CdcSplit> {
             openCommitLsn = 0;
             openChanges = 0;
             skipTransaction = false;
-            if (c.endLsn() > source.endAfter) {
+            if (c.endLsn() >= source.endAfter) {
                 ended = true;
             }
         } else if (m instanceof PgOutputMessage.Relation r) {

@@ -192,8 +192,10 @@ public final class PostgresCdcSource implements Source<Row, CdcSplit> {
         }
 
         /**
-         * Ends the source after the first transaction that commits after {@code lsn} (like {@code 0/16B3748}, as
-         * {@code pg_current_wal_insert_lsn()} gives it), making it bounded; default: it never ends.
+         * Makes the source bounded: it ends once it has emitted every transaction that committed before {@code lsn} (like
+         * {@code 0/16B3748}, as {@code pg_current_wal_insert_lsn()} gives it): right after the snapshot when the slot's
+         * consistent point is at or past it, else after the first transaction whose commit record ends at or past it
+         * (a position that no transaction reaches yet makes it wait for the next one). Default: it never ends.
          */
         public Builder endAfter(String lsn) {
             LogSequenceNumber l = LogSequenceNumber.valueOf(Objects.requireNonNull(lsn, "lsn"));

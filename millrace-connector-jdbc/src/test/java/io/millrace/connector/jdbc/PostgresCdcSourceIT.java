@@ -8,6 +8,7 @@ import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.row.Row;
 import io.millrace.api.time.WatermarkStrategy;
+import io.millrace.connector.file.FileSink;
 import io.millrace.connector.file.TransactionalFileSink;
 import io.millrace.connector.jdbc.server.PostgresServer;
 import io.millrace.connector.jdbc.server.PostgresTestServer;
@@ -52,12 +53,31 @@ class PostgresCdcSourceIT {
         return p;
     }
 
+    /**
+     * The lines the file sink committed under {@code out}, in commit order: its files are named
+     * {@code part-<subtask>-<checkpoint>-<n>.txt}, sorted here by checkpoint and n as numbers.
+     */
     static List<String> committed(Path dir) {
-        try {
-            return Files.isDirectory(dir.resolve("out")) ? ExactlyOnceRecoveryIT.readLines(dir.resolve("out")) : List.of();
+        Path out = dir.resolve("out");
+        if (!Files.isDirectory(out)) {
+            return List.of();
+        }
+        try (var files = Files.list(out)) {
+            List<Path> parts = files.filter(f -> f.getFileName().toString().startsWith("part-")).sorted(java.util.Comparator
+                    .comparingLong((Path f) -> nameNumber(f, 2)).thenComparingLong(f -> nameNumber(f, 3))).toList();
+            List<String> lines = new java.util.ArrayList<>();
+            for (Path f : parts) {
+                lines.addAll(Files.readAllLines(f));
+            }
+            return lines;
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static long nameNumber(Path file, int i) {
+        String name = file.getFileName().toString();
+        return Long.parseLong(name.substring(0, name.lastIndexOf('.')).split("-")[i]);
     }
 
     static String confirmedFlush(PostgresTestServer server, String slot) {
@@ -112,11 +132,12 @@ class PostgresCdcSourceIT {
         try (Connection c = server.connect()) {
             workload.run(c, 80); // while it is stopped
         }
-        String end = insertLsn(server);
-        try (Connection c = server.connect()) {
-            workload.run(c, 1);
-        }
-        job(dir, source(server, "items_cdc").endAfter(end).build()).execute("cdc restored"); // resumes from its checkpoint
+        JobHandle restored = job(dir, source(server, "items_cdc").build()).executeAsync("cdc restored"); // resumes from its checkpoint
+        Await.until("the restored job catches up", Duration.ofSeconds(60), () -> caughtUp(restored, server));
+        Await.until("the restored job confirms its checkpoints", Duration.ofSeconds(30),
+                () -> lsnBytes(server, confirmedFlush(server, "items_cdc")) > confirmedWhenStopped);
+        restored.cancel();
+        restored.await();
 
         List<String> changelog = committed(dir);
         Map<Integer, String> applied = CdcChangelog.apply(changelog); // fails on a change twice or out of order
@@ -124,8 +145,64 @@ class PostgresCdcSourceIT {
         assertThat(changelog).as("inserts, updates and deletes all came").anyMatch(l -> l.startsWith("-U")).anyMatch(l -> l.startsWith("-D"))
                 .anyMatch(l -> l.startsWith("+U"));
         assertThat(Tables.rows(server, "SELECT count(*) FROM items").get(0)).isNotEqualTo("0");
-        assertThat(lsnBytes(server, confirmedFlush(server, "items_cdc"))).as("the restored job confirmed its checkpoints too")
-                .isGreaterThan(confirmedWhenStopped);
         server.execute("SELECT pg_drop_replication_slot('items_cdc')", "DROP TABLE items", "DROP SEQUENCE item_seq");
+    }
+
+    @Test
+    void whenTheTableHasTheDefaultReplicaIdentity_thenUpdatesAreUpserts_andDeletesCarryTheKey() throws Exception {
+        PostgresTestServer server = PG.server();
+        server.execute("CREATE TABLE machines (id text PRIMARY KEY, line text NOT NULL, rpm integer NOT NULL)",
+                "INSERT INTO machines VALUES ('m1', 'A', 1000), ('m2', 'A', 1100), ('m3', 'B', 900)");
+        PostgresCdcSource source = PostgresCdcSource.builder().url(server.url()).user(server.user()).table("machines").slot("machines_cdc").build();
+        assertThat(source.rowType("machines").toString()).isEqualTo("ROW<id STRING NOT NULL, line STRING, rpm INT>");
+        assertThat(source.keyColumns("machines")).containsExactly("id");
+
+        JobHandle job = job(dir, source).executeAsync("machines");
+        Await.until("the snapshot is committed", Duration.ofSeconds(60), () -> committed(dir).size() == 3);
+        try (Connection c = server.connect()) {
+            c.setAutoCommit(false);
+            try (var s = c.createStatement()) {
+                s.execute("UPDATE machines SET rpm = 1200 WHERE id = 'm1'");
+                s.execute("DELETE FROM machines WHERE id = 'm2'");
+                s.execute("UPDATE machines SET id = 'm4' WHERE id = 'm3'");
+            }
+            c.commit();
+        }
+        Await.until("the transaction is committed", Duration.ofSeconds(60), () -> committed(dir).size() == 7 || job.isDone());
+        job.cancel();
+        job.await();
+        List<String> lines = committed(dir);
+        assertThat(lines.subList(0, 3)).as("the snapshot").containsExactlyInAnyOrder("+I|m1|A|1000", "+I|m2|A|1100", "+I|m3|B|900");
+        assertThat(lines.subList(3, lines.size())).as("the transaction after the snapshot")
+                .containsExactly("+U|m1|A|1200", "-D|m2|null|null", "-D|m3|null|null", "+I|m4|B|900");
+        server.execute("SELECT pg_drop_replication_slot('machines_cdc')", "DROP TABLE machines");
+    }
+
+    @Test
+    void whenEndAfterIsBeforeTheSnapshot_thenTheSourceEndsAfterTheSnapshot() throws Exception {
+        PostgresTestServer server = PG.server();
+        server.execute("CREATE TABLE lines (id integer PRIMARY KEY, name text)", "INSERT INTO lines VALUES (1, 'A'), (2, NULL)");
+        PostgresCdcSource bounded = PostgresCdcSource.builder().url(server.url()).user(server.user()).table("lines")
+                .slot("lines_cdc").endAfter(insertLsn(server)).build();
+        assertThat(bounded.boundedness()).isEqualTo(io.millrace.api.source.Boundedness.BOUNDED);
+        Pipeline p = Pipeline.create(new PipelineConfig().parallelism(1));
+        FileSink<String> out = FileSink.of(dir.resolve("lines"), ExactlyOnceRecoveryIT.LINES);
+        p.fromSource(bounded, WatermarkStrategy.<Row>noWatermarks(), "lines").map(CdcChangelog::line).sinkTo(out);
+        assertThat(p.executeAsync("lines").await(Duration.ofSeconds(60))).as("the bounded source ends").isNotNull();
+        assertThat(Files.readAllLines(out.partFile(0))).containsExactlyInAnyOrder("+I|1|A", "+I|2|null");
+        server.execute("SELECT pg_drop_replication_slot('lines_cdc')", "DROP TABLE lines");
+    }
+
+    @Test
+    void whenOptionsAreWrong_thenTheErrorNamesTheOptionOrTheTable() {
+        PostgresTestServer server = PG.server();
+        server.execute("CREATE TABLE keyless (v integer)");
+        assertThatThrownBy(() -> PostgresCdcSource.builder().url(server.url()).user(server.user()).table("keyless").slot("k").build())
+                .hasMessageContaining("public.keyless").hasMessageContaining("REPLICA IDENTITY FULL");
+        assertThatThrownBy(() -> PostgresCdcSource.builder().url(server.url()).user(server.user()).table("nowhere").slot("k").build())
+                .hasMessageContaining("option 'table'").hasMessageContaining("nowhere");
+        assertThatThrownBy(() -> PostgresCdcSource.builder().url(server.url()).user(server.user()).table("keyless").slot("Bad-Name").build())
+                .hasMessageContaining("option 'slot'");
+        server.execute("DROP TABLE keyless");
     }
 }
