@@ -128,6 +128,55 @@ final class CdcTable implements Serializable {
     }
 
     /**
+     * Table {@code table} for lookups by {@code keyColumns}: its columns typed as for change data capture, each
+     * nullable as the catalog says.
+     */
+    static CdcTable forLookup(Connection c, String table, List<String> keyColumns) throws SQLException {
+        String schema;
+        String name;
+        long oid;
+        try (PreparedStatement s = c.prepareStatement("SELECT n.nspname, c.relname, c.oid FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)")) {
+            s.setString(1, table);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    throw new IllegalArgumentException("option 'table': no table '" + table + "' in the database");
+                }
+                schema = r.getString(1);
+                name = r.getString(2);
+                oid = r.getLong(3);
+            }
+        }
+        List<String> columns = new ArrayList<>();
+        List<Integer> oids = new ArrayList<>();
+        RowType.Builder type = RowType.builder();
+        try (PreparedStatement s = c.prepareStatement("SELECT attname, atttypid, attnotnull FROM pg_attribute"
+                + " WHERE attrelid = ? AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
+            s.setLong(1, oid);
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    columns.add(r.getString(1));
+                    oids.add(r.getInt(2));
+                    if (r.getBoolean(3)) {
+                        type.field(r.getString(1), fieldType(r.getInt(2)));
+                    } else {
+                        type.nullableField(r.getString(1), fieldType(r.getInt(2)));
+                    }
+                }
+            }
+        }
+        int[] key = new int[keyColumns.size()];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = columns.indexOf(keyColumns.get(i));
+            if (key[i] < 0) {
+                throw new IllegalArgumentException("option 'keyColumns': table " + schema + "." + name + " has no column '"
+                        + keyColumns.get(i) + "'; its columns are " + columns);
+            }
+        }
+        return new CdcTable(schema, name, columns, oids.stream().mapToInt(Integer::intValue).toArray(), type.build(), key, true);
+    }
+
+    /**
      * The field type of a PostgreSQL type: {@code boolean} BOOLEAN; {@code smallint}, {@code integer} INT;
      * {@code bigint} BIGINT; {@code real} FLOAT; {@code double precision} DOUBLE; {@code timestamptz} and
      * {@code timestamp} (read as UTC) TIMESTAMP; {@code date} DATE; {@code time} TIME; every other type (text,
