@@ -3,6 +3,7 @@ package io.millrace.connector.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.api.DataStream;
 import io.millrace.api.JobHandle;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
@@ -39,7 +40,12 @@ class PostgresCdcSourceIT {
     Path dir;
 
     static PostgresCdcSource.Builder source(PostgresTestServer server, String slot) {
-        return PostgresCdcSource.builder().url(server.url()).user(server.user()).table("items").slot(slot);
+        // tag::cdc-source[]
+        return PostgresCdcSource.builder()
+                .url(server.url()).user(server.user())  // a user with REPLICATION (here a superuser)
+                .table("items")                          // name or schema.name; table(...) again for more tables
+                .slot(slot);                             // created on a fresh start, used again on restore
+        // end::cdc-source[]
     }
 
     /** The job: the source's changes as lines, into an exactly-once file sink under {@code out}. */
@@ -47,9 +53,11 @@ class PostgresCdcSourceIT {
         PipelineConfig config = new PipelineConfig().parallelism(1);
         config.checkpoints().directory(dir.resolve("checkpoints")).interval(Duration.ofMillis(200));
         Pipeline p = Pipeline.create(config);
-        p.fromSource(source, WatermarkStrategy.<Row>noWatermarks(), "items").uid("items")
-                .map(CdcChangelog::line).uid("lines")
+        // tag::cdc-job[]
+        DataStream<Row> changes = p.fromSource(source, WatermarkStrategy.<Row>noWatermarks(), "items").uid("items");
+        changes.map(CdcChangelog::line).uid("lines")             // +I|id|name|..., -U|..., +U|..., -D|...
                 .sinkTo(TransactionalFileSink.of(dir.resolve("out"), ExactlyOnceRecoveryIT.LINES)).uid("out");
+        // end::cdc-job[]
         return p;
     }
 

@@ -3,6 +3,7 @@ package io.millrace.connector.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.millrace.api.DataStream;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
 import io.millrace.api.async.AsyncDataStream;
@@ -51,11 +52,17 @@ class PostgresLookupIT {
     }
 
     static PostgresLookup lookup(PostgresTestServer server) {
-        return PostgresLookup.builder().url(server.url()).user(server.user()).table("assets").keyColumns("id").build();
+        // tag::lookup-function[]
+        return PostgresLookup.builder()
+                .url(server.url()).user(server.user())
+                .table("assets").keyColumns("id")        // SELECT ... FROM assets WHERE id = ?
+                .connections(2)                          // per subtask
+                .build();                                // reads the columns from the catalog
+        // end::lookup-function[]
     }
 
     /** A reading of a machine, enriched with its asset row's line and rpm, or "unknown". */
-    // snippet: lookup
+    // tag::lookup[]
     static AsyncLookupCache<String, List<Object>, Row, String> enrich(PostgresLookup assets, Duration ttl) {
         return AsyncLookupCache.of((String machine) -> PostgresLookup.key(machine), assets,
                         (machine, asset) -> asset == null ? machine + "|unknown" : machine + "|" + asset.getString(1) + "|" + asset.getField(2))
@@ -63,7 +70,7 @@ class PostgresLookupIT {
                 .expireAfterWrite(ttl)                  // then asked again: changes in the table show after at most ttl
                 .cacheEmptyResults(true);               // unknown machines are not asked again within the ttl
     }
-    // end snippet
+    // end::lookup[]
 
     static String ask(AsyncLookupCache<String, List<Object>, Row, String> cache, String machine) throws Exception {
         CompletableFuture<List<String>> answer = new CompletableFuture<>();
@@ -177,8 +184,13 @@ class PostgresLookupIT {
         }
         Pipeline p = Pipeline.create(new PipelineConfig().parallelism(2));
         FileSink<String> out = FileSink.of(dir.resolve("out"), ExactlyOnceRecoveryIT.LINES);
-        AsyncDataStream.apply(p.fromCollection(readings).keyBy(m -> m), enrich(lookup(server), Duration.ofMinutes(10)),
-                AsyncOptions.ordered().capacity(32).timeout(Duration.ofSeconds(20))).sinkTo(out);
+        // tag::lookup-join[]
+        DataStream<String> enriched = AsyncDataStream.apply(
+                p.fromCollection(readings).keyBy(m -> m),        // each subtask caches its own machines
+                enrich(lookup(server), Duration.ofMinutes(10)),
+                AsyncOptions.ordered().capacity(32).timeout(Duration.ofSeconds(20)));
+        // end::lookup-join[]
+        enriched.sinkTo(out);
         p.execute("lookups");
 
         List<String> expected = new ArrayList<>();
