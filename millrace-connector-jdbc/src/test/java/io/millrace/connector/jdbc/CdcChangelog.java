@@ -1,7 +1,6 @@
 package io.millrace.connector.jdbc;
 
 import io.millrace.api.row.Row;
-import io.millrace.api.row.RowKind;
 import io.millrace.connector.jdbc.server.PostgresTestServer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -174,15 +173,5 @@ final class CdcChangelog {
                 }
             }
         }
-    }
-
-    /** The kind of a line. */
-    static RowKind kind(String line) {
-        return switch (line.substring(0, 2)) {
-            case "+I" -> RowKind.INSERT;
-            case "-U" -> RowKind.UPDATE_BEFORE;
-            case "+U" -> RowKind.UPDATE_AFTER;
-            default -> RowKind.DELETE;
-        };
     }
 }
