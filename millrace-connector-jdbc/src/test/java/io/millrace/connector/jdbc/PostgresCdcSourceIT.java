@@ -187,6 +187,35 @@ class PostgresCdcSourceIT {
     }
 
     @Test
+    void whenTwoTablesAreCaptured_thenTheirChangesComeInCommitOrder_eachWithItsTablesRowType() throws Exception {
+        PostgresTestServer server = PG.server();
+        server.execute("CREATE TABLE lines_a (id integer PRIMARY KEY, name text NOT NULL)",
+                "CREATE TABLE stations_b (id integer PRIMARY KEY, line integer NOT NULL, busy boolean NOT NULL)",
+                "ALTER TABLE stations_b REPLICA IDENTITY FULL", "INSERT INTO lines_a VALUES (1, 'A')");
+        PostgresCdcSource source = PostgresCdcSource.builder().url(server.url()).user(server.user())
+                .table("lines_a").table("public.stations_b").slot("two_tables").build();
+        JobHandle job = job(dir, source).executeAsync("two tables");
+        Await.until("the snapshot is committed", Duration.ofSeconds(60), () -> committed(dir).size() == 1);
+        try (Connection c = server.connect()) {
+            c.setAutoCommit(false);
+            try (var s = c.createStatement()) {
+                s.execute("INSERT INTO stations_b VALUES (10, 1, false)");
+                s.execute("UPDATE lines_a SET name = 'A2' WHERE id = 1");
+                c.commit();
+                s.execute("UPDATE stations_b SET busy = true WHERE id = 10");
+                s.execute("DELETE FROM lines_a WHERE id = 1");
+                c.commit();
+            }
+        }
+        Await.until("the changes are committed", Duration.ofSeconds(60), () -> committed(dir).size() == 6 || job.isDone());
+        job.cancel();
+        job.await();
+        assertThat(committed(dir)).containsExactly("+I|1|A", "+I|10|1|false", "+U|1|A2", "-U|10|1|false", "+U|10|1|true", "-D|1|null");
+        assertThat(source.rowType("stations_b").toString()).isEqualTo("ROW<id INT NOT NULL, line INT NOT NULL, busy BOOLEAN NOT NULL>");
+        server.execute("SELECT pg_drop_replication_slot('two_tables')", "DROP TABLE lines_a", "DROP TABLE stations_b");
+    }
+
+    @Test
     void whenEndAfterIsBeforeTheSnapshot_thenTheSourceEndsAfterTheSnapshot() throws Exception {
         PostgresTestServer server = PG.server();
         server.execute("CREATE TABLE lines (id integer PRIMARY KEY, name text)", "INSERT INTO lines VALUES (1, 'A'), (2, NULL)");

@@ -96,6 +96,7 @@ class PostgresCdcTemporalJoinIT {
         try {
             Await.until("the source has its slot", Duration.ofSeconds(30),
                     () -> !Tables.rows(server, "SELECT 1 FROM pg_replication_slots WHERE slot_name = 'machines_join' AND active").isEmpty());
+            assertThat(System.currentTimeMillis()).as("the job read its snapshot before the readings' first time").isLessThan(t0);
             Await.until("the edits' window starts", Duration.ofSeconds(30), () -> System.currentTimeMillis() >= t0);
             try (Connection c = server.connect()) {
                 Set<String> held = new HashSet<>();
