@@ -43,6 +43,12 @@ final class Backoff implements java.io.Serializable {
      * within the timeout; any other failure is thrown at once. {@code what} names the work in the final error.
      */
     <R> R run(Clock clock, String what, BeforeRetry beforeRetry, Attempt<R> attempt) throws SQLException {
+        return run(clock, what, SqlErrors::isTransient, beforeRetry, attempt);
+    }
+
+    /** As {@link #run(Clock, String, BeforeRetry, Attempt)}, repeating after the failures {@code retryable} accepts. */
+    <R> R run(Clock clock, String what, java.util.function.Predicate<SQLException> retryable, BeforeRetry beforeRetry,
+            Attempt<R> attempt) throws SQLException {
         long firstFailure = 0;
         long delay = initial.toNanos();
         int attempts = 0;
@@ -51,7 +57,7 @@ final class Backoff implements java.io.Serializable {
                 attempts++;
                 return attempt.run();
             } catch (SQLException e) {
-                if (!SqlErrors.isTransient(e)) {
+                if (!retryable.test(e)) {
                     throw e;
                 }
                 long now = clock.nanoTime();

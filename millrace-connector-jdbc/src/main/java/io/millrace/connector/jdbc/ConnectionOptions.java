@@ -29,6 +29,11 @@ final class ConnectionOptions implements java.io.Serializable {
         return url;
     }
 
+    /** The driver properties as given (user, password and others). */
+    Map<String, String> properties() {
+        return java.util.Collections.unmodifiableMap(properties);
+    }
+
     /** Opens a connection with auto-commit as given. */
     Connection open(boolean autoCommit) throws SQLException {
         Properties p = new Properties();

@@ -176,6 +176,7 @@ public final class PostgresTestServer implements AutoCloseable {
                 "unix_socket_directories = ''",
                 "max_prepared_transactions = 64",
                 "wal_level = logical",
+                "track_commit_timestamp = on",
                 "max_connections = 100",
                 "shared_buffers = 32MB",
                 "fsync = off",
