@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * A Mosquitto broker of the demo's own: Debian's {@code mosquitto} binary, run with a configuration in a temporary
- * directory that listens on 127.0.0.1 and a free port, without persistence, and with no limit on in-flight QoS 1
- * messages (the source acknowledges only after checkpoints, see docs/mqtt.md). Its log is {@code mosquitto.log} in
+ * directory that listens on 127.0.0.1 and a free port, without persistence, and with a window of 30,000 in-flight
+ * QoS 1 messages (the source acknowledges only after checkpoints, see docs/mqtt.md). Its log is {@code mosquitto.log} in
  * that directory, which {@link #close} removes.
  */
 final class MosquittoBroker implements AutoCloseable {
@@ -74,7 +74,7 @@ final class MosquittoBroker implements AutoCloseable {
                 .append("listener ").append(port).append(" 127.0.0.1\n")
                 .append("allow_anonymous true\n")
                 .append("persistence false\n")
-                .append("max_inflight_messages 0\n")          // no limit: the client's receive maximum is the window
+                .append("max_inflight_messages 30000\n")      // a wide window: the source acknowledges after checkpoints
                 .append("max_queued_messages 1000000\n")
                 .append("log_dest stderr\n")
                 .append("log_type error\nlog_type warning\nlog_type notice\nlog_type information\n");
