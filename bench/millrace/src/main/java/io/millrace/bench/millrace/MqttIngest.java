@@ -67,9 +67,15 @@ public final class MqttIngest {
     int run;
 
     public static void main(String[] args) throws Exception {
+        List<String> lines = run(args);
+        System.exit(lines.stream().filter(l -> l.startsWith("ROUND")).allMatch(l -> l.contains("correct=yes")) ? 0 : 1);
+    }
+
+    /** Runs the suite with these options; prints and returns its ROUND, RESULT and RATIO lines. */
+    static List<String> run(String... args) throws Exception {
         MqttIngest suite = new MqttIngest();
         suite.parse(args);
-        System.exit(suite.runAll() ? 0 : 1);
+        return suite.runAll();
     }
 
     private void parse(String[] args) {
@@ -100,10 +106,9 @@ public final class MqttIngest {
         }
     }
 
-    private boolean runAll() throws Exception {
+    private List<String> runAll() throws Exception {
         work = Files.createTempDirectory("millrace-mqtt-suite");
         startBroker();
-        boolean ok = true;
         List<String> lines = new ArrayList<>();
         try {
             log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version") + ", load average "
@@ -116,11 +121,10 @@ public final class MqttIngest {
                         System.out.println(line);
                         System.out.flush();
                         lines.add(line);
-                        ok &= line.contains("correct=yes");
                     }
                 }
             }
-            report(lines);
+            lines.addAll(report(lines));
         } finally {
             broker.destroy();
             broker.waitFor(10, TimeUnit.SECONDS);
@@ -128,7 +132,7 @@ public final class MqttIngest {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        return ok;
+        return lines;
     }
 
     /** Mosquitto with no in-flight limit (the client's receive maximum is the window) and room for a whole run's queue. */
@@ -387,7 +391,8 @@ public final class MqttIngest {
     }
 
     /** Per engine and QoS the median round by eps (of an even count the slower middle one), then Millrace over the ceiling. */
-    private static void report(List<String> lines) {
+    private static List<String> report(List<String> lines) {
+        List<String> out = new ArrayList<>();
         Map<String, List<Map<String, String>>> byRun = new LinkedHashMap<>();
         for (String l : lines) {
             Map<String, String> f = new LinkedHashMap<>();
@@ -413,7 +418,7 @@ public final class MqttIngest {
                 b.append(" eps_spread=").append(runs.get(0).get("eps")).append("..").append(runs.get(runs.size() - 1).get("eps")).append(" rounds=")
                         .append(runs.size());
             }
-            System.out.println(b);
+            out.add(b.toString());
             eps.computeIfAbsent(median.get("qos"), k -> new LinkedHashMap<>()).put(median.get("engine"), Double.parseDouble(median.get("eps")));
         }
         for (Map.Entry<String, Map<String, Double>> e : eps.entrySet()) {
@@ -421,9 +426,11 @@ public final class MqttIngest {
             Double c = e.getValue().get("broker");
             if (m != null && c != null && c > 0) {
                 double goal = e.getKey().equals("0") ? 0.8 : 0.5;
-                System.out.println(String.format(Locale.ROOT, "RATIO suite=mqtt qos=%s millrace_over_broker=%.2f goal=%.2f", e.getKey(), m / c, goal));
+                out.add(String.format(Locale.ROOT, "RATIO suite=mqtt qos=%s millrace_over_broker=%.2f goal=%.2f", e.getKey(), m / c, goal));
             }
         }
+        out.forEach(System.out::println);
+        return out;
     }
 
     private static String load() {
