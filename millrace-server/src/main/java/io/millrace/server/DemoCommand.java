@@ -6,8 +6,11 @@ import io.millrace.api.JobResult;
 import io.millrace.api.metrics.JobMetrics;
 import io.millrace.api.time.Clock;
 import io.millrace.server.demo.DemoConsole;
+import io.millrace.server.demo.DemoTransport;
 import io.millrace.server.demo.FactoryDemo;
 import io.millrace.server.demo.KafkaDemo;
+import io.millrace.server.demo.MqttDemo;
+import io.millrace.server.demo.OpcUaDemo;
 import io.millrace.sim.SimulatorConfig;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -65,6 +68,18 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--topic", defaultValue = "factory-events", description = "With --kafka: the topic of the events; created if missing. Default: ${DEFAULT-VALUE}.")
     String topic;
 
+    @Option(names = "--opcua", description = "Go through OPC UA: the simulator's machines are served as tags by an OPC UA server the demo starts on 127.0.0.1, and the pipeline subscribes to them (browsing the Factory folder).")
+    boolean opcua;
+
+    @Option(names = "--mqtt", description = "Go through MQTT: the demo starts a Mosquitto broker on 127.0.0.1 (Debian's mosquitto package), publishes every reading as JSON to factory/<machine>/<sensor> at QoS 1, and the pipeline reads them (QoS 1, acknowledged after checkpoints).")
+    boolean mqtt;
+
+    @Option(names = "--sparkplug", description = "With --mqtt: publish Sparkplug B instead of JSON (births, then one DDATA per reading, to spBv1.0/factory/DDATA/gateway/<machine>).")
+    boolean sparkplug;
+
+    @Option(names = "--mosquitto", paramLabel = "PATH", description = "With --mqtt: the mosquitto binary to run. Default: mosquitto on the PATH, else /usr/sbin/mosquitto (Debian's package mosquitto).")
+    String mosquitto;
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
@@ -86,25 +101,50 @@ final class DemoCommand implements Callable<Integer> {
         if (bootstrapServers != null && !kafka) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bootstrap-servers needs --kafka");
         }
+        if (sparkplug && !mqtt) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--sparkplug needs --mqtt");
+        }
+        if (mosquitto != null && !mqtt) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--mosquitto needs --mqtt");
+        }
+        if ((kafka ? 1 : 0) + (opcua ? 1 : 0) + (mqtt ? 1 : 0) > 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "choose one of --kafka, --opcua and --mqtt");
+        }
         int p = parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors();
+        String through = kafka ? "through Kafka" : opcua ? "through OPC UA" : mqtt ? (sparkplug ? "through MQTT (Sparkplug B)" : "through MQTT") : null;
         out.printf(Locale.ROOT, "Millrace demo: %d machines, %,d events/s, %.0fx simulated time, %s, seed %d, parallelism %d%s%n",
-                machines, rate, speedup, duration, seed, p, kafka ? ", through Kafka" : "");
-        if (!kafka) {
+                machines, rate, speedup, duration, seed, p, through == null ? "" : ", " + through);
+        if (through == null) {
             return run(out, sim, p, null);
         }
-        try (KafkaDemo through = KafkaDemo.open(bootstrapServers, topic, p, out)) {
-            return run(out, sim, p, through);
+        DemoTransport transport;
+        try {
+            transport = kafka ? KafkaDemo.open(bootstrapServers, topic, p, out)
+                    : opcua ? OpcUaDemo.open(sim, out) : MqttDemo.open(sparkplug, mosquitto, out);
+        } catch (MqttDemo.BrokerMissingException e) {
+            spec.commandLine().getErr().println("millrace demo: " + e.getMessage());
+            return 2;
+        }
+        try (transport) {
+            return run(out, sim, p, transport);
         }
     }
 
-    /** Runs the demo job, and with {@code kafka} the feed job beside it; prints status lines and the summary. */
-    private int run(PrintStream out, SimulatorConfig sim, int p, KafkaDemo kafka) throws Exception {
+    /** Runs the demo job, and with a {@code transport} the feed job beside it; prints status lines and the summary. */
+    private int run(PrintStream out, SimulatorConfig sim, int p, DemoTransport transport) throws Exception {
         DemoConsole console = new DemoConsole(out, quiet);
         Clock clock = Clock.system();
-        FactoryDemo demo = kafka == null ? new FactoryDemo(sim, p, clock, console.sinks())
-                : new FactoryDemo(sim, p, clock, console.sinks(), kafka.input(sim));
-        JobHandle feed = kafka == null ? null : kafka.feed(sim, clock).executeAsync("factory-feed");
+        FactoryDemo demo = transport == null ? new FactoryDemo(sim, p, clock, console.sinks())
+                : new FactoryDemo(sim, transport.pipelineConfig(p, clock), console.sinks(), transport.input(sim));
         JobHandle job = demo.pipeline().executeAsync("factory-demo");
+        JobHandle feed;
+        try {
+            feed = transport == null ? null : transport.startFeed(sim, clock);
+        } catch (RuntimeException e) {
+            job.cancel();
+            job.await(Duration.ofSeconds(20));
+            throw e;
+        }
         CountDownLatch summaryPrinted = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             if (feed != null) {
@@ -123,6 +163,7 @@ final class DemoCommand implements Callable<Integer> {
         StatusLine status = new StatusLine(out, clock, sim.startTime(), speedup, console);
         JobResult result;
         JobResult fed = null;
+        long fedAt = 0;
         boolean drained = false;
         try {
             while (true) {
@@ -133,10 +174,11 @@ final class DemoCommand implements Callable<Integer> {
                 status.print(job.metrics());
                 if (feed != null && fed == null) {
                     fed = awaitFeed(feed, job, Duration.ZERO);
+                    fedAt = clock.millis();
                 }
-                if (fed != null && readFromKafka(job.metrics()) >= fed.metrics().sum("to-kafka", om -> om.recordsIn())) {
+                if (fed != null && transport.drained(fed, job.metrics(), clock.millis() - fedAt)) {
                     drained = true;
-                    job.cancel(); // a Kafka source runs on: stop once it has read all the feed wrote
+                    job.cancel(); // an external source runs on: stop once it has read all the feed delivered
                 }
                 if (clock.millis() - start > duration.toMillis() + 30_000) {
                     job.cancel(); // the simulator is bounded; this only guards a stuck run
@@ -144,12 +186,12 @@ final class DemoCommand implements Callable<Integer> {
             }
             status.print(result.metrics());
             printSummary(out, result, result.cancelled() && !drained, console, demo, clock.millis() - start);
-            if (kafka != null) {
+            if (transport != null) {
                 if (fed == null) {
                     feed.cancel();
                     fed = awaitFeed(feed, job, Duration.ofSeconds(30));
                 }
-                printKafkaSummary(out, kafka, result);
+                transport.printSummary(out, fed, result);
             }
         } finally {
             summaryPrinted.countDown();
@@ -162,10 +204,6 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static long readFromKafka(JobMetrics m) {
-        return m.sum("factory-floor", om -> om.recordsOut());
-    }
-
     /** The feed job's result, null while it runs; when it failed, the demo job is cancelled and the failure thrown. */
     private static JobResult awaitFeed(JobHandle feed, JobHandle job, Duration timeout) throws InterruptedException {
         try {
@@ -174,12 +212,6 @@ final class DemoCommand implements Callable<Integer> {
             job.cancel();
             throw e;
         }
-    }
-
-    private static void printKafkaSummary(PrintStream out, KafkaDemo kafka, JobResult result) {
-        out.printf(Locale.ROOT, "  kafka           %,d events written to %s on %s, %,d read back%n",
-                kafka.recordsSinceOpen(), kafka.topic(), kafka.bootstrapServers(), readFromKafka(result.metrics()));
-        out.printf(Locale.ROOT, "                  (the job was stopped once it had read them all: windows still open then are not emitted)%n");
     }
 
     private static void printSummary(PrintStream out, JobResult result, boolean stoppedEarly, DemoConsole console, FactoryDemo demo, long wallMillis) {

@@ -57,7 +57,8 @@ import org.eclipse.milo.opcua.stack.transport.server.tcp.OpcTcpServerTransportCo
  * (String, {@code RUNNING} or {@code STOPPED}), and a Millrace job that plays the simulator and writes each event
  * into its variable with the event time as source timestamp. Like a PLC's tags, a variable holds the latest value:
  * an event older than the variable's value (the simulator's late and out-of-order events) is not written. Until a
- * machine first reports a sensor, that variable is {@code Bad_WaitingForInitialData}.
+ * machine first reports a sensor, that variable is {@code Bad_WaitingForInitialData}, with the simulator's start time as
+ * server timestamp (the floor's clock is the simulated one, so that the value holds back no event-time window).
  *
  * <p>Needs Milo's server SDK ({@code org.eclipse.milo:milo-sdk-server}) on the class path: the connector declares
  * it optional.
@@ -247,7 +248,10 @@ public final class FactoryFloorServer implements AutoCloseable {
         private void createNodes(SimulatorConfig config) {
             UaFolderNode factory = folder("Factory", "Factory");
             factory.addReference(new Reference(factory.getNodeId(), NodeIds.Organizes, NodeIds.ObjectsFolder.expanded(), false));
-            DataValue waiting = new DataValue(Variant.NULL_VALUE, new StatusCode(StatusCodes.Bad_WaitingForInitialData), null, DateTime.now());
+            // stamped with the simulated clock's start, not the wall clock: a source falls back to the server
+            // timestamp for event time, and the simulated floor's time starts at the simulator's start time
+            DataValue waiting = new DataValue(Variant.NULL_VALUE, new StatusCode(StatusCodes.Bad_WaitingForInitialData), null,
+                    new DateTime(Instant.ofEpochMilli(config.startTime())));
             for (int m = 0; m < config.machines(); m++) {
                 String machine = config.machineId(m);
                 UaFolderNode folder = folder("Factory/" + machine, machine);

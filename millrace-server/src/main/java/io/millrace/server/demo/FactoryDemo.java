@@ -51,8 +51,13 @@ public final class FactoryDemo {
 
     /** Events from {@code input}, which carries what a simulator of {@code sim} produces (e.g. through Kafka). */
     public FactoryDemo(SimulatorConfig sim, int parallelism, Clock clock, Sinks sinks, Input input) {
+        this(sim, new PipelineConfig().parallelism(parallelism).clock(clock), sinks, input);
+    }
+
+    /** The same with a configuration of the pipeline's own (checkpoints, for a source that acknowledges after them). */
+    public FactoryDemo(SimulatorConfig sim, PipelineConfig config, Sinks sinks, Input input) {
         this.simulator = new FactorySimulator(sim);
-        this.pipeline = Pipeline.create(new PipelineConfig().parallelism(parallelism).clock(clock));
+        this.pipeline = Pipeline.create(config);
         build(sinks, input);
     }
 

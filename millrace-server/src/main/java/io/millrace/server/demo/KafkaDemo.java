@@ -1,8 +1,10 @@
 package io.millrace.server.demo;
 
-import io.millrace.api.DataStream;
+import io.millrace.api.JobHandle;
+import io.millrace.api.JobResult;
 import io.millrace.api.Pipeline;
 import io.millrace.api.PipelineConfig;
+import io.millrace.api.metrics.JobMetrics;
 import io.millrace.api.source.BadRecordPolicy;
 import io.millrace.api.time.Clock;
 import io.millrace.api.time.WatermarkStrategy;
@@ -36,7 +38,7 @@ import org.apache.kafka.common.TopicPartition;
  * the user's, a {@link LocalKafkaBroker} is started in a temporary directory and removed at {@link #close}. The demo
  * reads from the end offsets the topic had when it was opened, so only this run's events.
  */
-public final class KafkaDemo implements AutoCloseable {
+public final class KafkaDemo implements DemoTransport {
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final LocalKafkaBroker localBroker;
@@ -122,6 +124,29 @@ public final class KafkaDemo implements AutoCloseable {
                 .withTimestampAssigner((e, recordTimestamp) -> e.eventTime())
                 .withIdleness(Duration.ofSeconds(5));
         return pipeline -> pipeline.fromSource(source, watermarks, BadRecordPolicy.FAIL, "factory-floor").uid("factory-floor");
+    }
+
+    @Override
+    public String description() {
+        return "through Kafka";
+    }
+
+    @Override
+    public JobHandle startFeed(SimulatorConfig sim, Clock clock) {
+        return feed(sim, clock).executeAsync("factory-feed");
+    }
+
+    /** Once the pipeline has read as many records as the feed wrote to the topic. */
+    @Override
+    public boolean drained(JobResult fed, JobMetrics demo, long millisSinceFeedEnded) {
+        return demo.sum("factory-floor", om -> om.recordsOut()) >= fed.metrics().sum("to-kafka", om -> om.recordsIn());
+    }
+
+    @Override
+    public void printSummary(PrintStream out, JobResult fed, JobResult demo) {
+        out.printf(java.util.Locale.ROOT, "  kafka           %,d events written to %s on %s, %,d read back%n",
+                recordsSinceOpen(), topic, bootstrapServers, demo.metrics().sum("factory-floor", om -> om.recordsOut()));
+        out.printf(java.util.Locale.ROOT, "                  (the job was stopped once it had read them all: windows still open then are not emitted)%n");
     }
 
     /** Records in the topic since {@link #open}. */

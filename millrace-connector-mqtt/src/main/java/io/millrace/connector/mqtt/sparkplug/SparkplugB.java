@@ -85,6 +85,79 @@ public final class SparkplugB {
         return new SparkplugMessage(levels[1], type, levels[3], deviceMessage ? levels[4] : null, timestamp, seq, metrics);
     }
 
+    /**
+     * The protobuf payload of {@code message} in the layout {@link #decode} reads (the specification's
+     * {@code sparkplug_b.proto}): the payload's timestamp and sequence number when not -1, and per metric its name
+     * (when not null), alias and timestamp (when not -1), datatype (when not 0), {@code is_null}, and the value in
+     * the field of its datatype: {@code Int8} to {@code UInt32} as {@code int_value} (two's complement), {@code Int64},
+     * {@code UInt64} and {@code DateTime} as {@code long_value}, {@code Float}, {@code Double}, {@code Boolean},
+     * {@code String}, {@code Text} and {@code UUID} as a string, {@code Bytes} and {@code File} as bytes. A metric
+     * without a datatype takes the field of its value's Java type (Long, Double, Boolean, String, byte[]). The topic
+     * to publish it to is {@link SparkplugMessage#topic()}.
+     *
+     * @throws IllegalArgumentException when a metric's value does not fit its datatype, naming the metric
+     */
+    public static byte[] encode(SparkplugMessage message) {
+        ProtobufWriter out = new ProtobufWriter();
+        if (message.timestamp() >= 0) {
+            out.varintField(1, message.timestamp());
+        }
+        for (SparkplugMessage.Metric metric : message.metrics()) {
+            out.bytesField(2, encode(metric));
+        }
+        if (message.seq() >= 0) {
+            out.varintField(3, message.seq());
+        }
+        return out.bytes();
+    }
+
+    private static byte[] encode(SparkplugMessage.Metric m) {
+        ProtobufWriter out = new ProtobufWriter();
+        if (m.name() != null) {
+            out.stringField(1, m.name());
+        }
+        if (m.alias() >= 0) {
+            out.varintField(2, m.alias());
+        }
+        if (m.timestamp() >= 0) {
+            out.varintField(3, m.timestamp());
+        }
+        if (m.datatype() != 0) {
+            out.varintField(4, m.datatype());
+        }
+        Object v = m.value();
+        if (m.isNull() || v == null) {
+            out.varintField(7, 1);
+            return out.bytes();
+        }
+        int datatype = m.datatype() != 0 ? m.datatype() : v instanceof Long ? 4 : v instanceof Double ? 10 : v instanceof Boolean ? 11
+                : v instanceof String ? 12 : v instanceof byte[] ? 17 : 0;
+        switch (datatype) {
+            case 1, 2, 3, 5, 6, 7 -> out.varintField(10, number(m, v) & 0xFFFF_FFFFL);
+            case 4, 8, 13 -> out.varintField(11, number(m, v));
+            case 9 -> out.fixed32Field(12, Float.floatToIntBits((float) real(m, v)));
+            case 10 -> out.fixed64Field(13, Double.doubleToLongBits(real(m, v)));
+            case 11 -> out.varintField(14, v instanceof Boolean b ? (b ? 1 : 0) : mismatch(m, v));
+            case 12, 14, 15 -> out.stringField(15, v instanceof String s ? s : String.valueOf(mismatch(m, v)));
+            case 17, 18 -> out.bytesField(16, v instanceof byte[] b ? b : new byte[(int) mismatch(m, v)]);
+            default -> mismatch(m, v);
+        }
+        return out.bytes();
+    }
+
+    private static long number(SparkplugMessage.Metric m, Object v) {
+        return v instanceof Long l ? l : v instanceof Integer i ? i : mismatch(m, v);
+    }
+
+    private static double real(SparkplugMessage.Metric m, Object v) {
+        return v instanceof Double d ? d : v instanceof Float f ? f : mismatch(m, v);
+    }
+
+    private static long mismatch(SparkplugMessage.Metric m, Object v) {
+        throw new IllegalArgumentException("Sparkplug B metric " + (m.name() != null ? "'" + m.name() + "'" : "with alias " + m.alias())
+                + ": a value of " + v.getClass().getSimpleName() + " cannot be written as " + datatypeName(m.datatype()));
+    }
+
     private static SparkplugMessage.Metric metric(Protobuf in) {
         String name = null;
         long alias = -1;

@@ -22,6 +22,11 @@ public record SparkplugMessage(String group, MessageType type, String edgeNode, 
     /** The message types a source reads (commands and host state are refused as bad records). */
     public enum MessageType { NBIRTH, NDEATH, DBIRTH, DDEATH, NDATA, DDATA }
 
+    /** The topic of this message: {@code spBv1.0/<group>/<type>/<edge node>[/<device>]}. */
+    public String topic() {
+        return SparkplugB.NAMESPACE + "/" + group + "/" + type + "/" + edgeNode + (device == null ? "" : "/" + device);
+    }
+
     /** The key of the edge node: {@code <group>/<edge node>}; aliases are unique within it. */
     public String edgeNodeKey() {
         return group + "/" + edgeNode;
