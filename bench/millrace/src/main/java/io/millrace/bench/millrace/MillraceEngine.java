@@ -33,30 +33,51 @@ public final class MillraceEngine implements Engine {
     @Override
     public void run(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir) throws Exception {
         Pipeline pipeline = build(options, input, ratePerSecond, checkpointDir, new CountingSink<>());
-        LocalExecutor executor = options.backend.equals("rocksdb")
+        executor(options, checkpointDir).submit(pipeline.plan(), "bench-" + options.query.id()).await();
+    }
+
+    /** The local executor of {@code options.backend}: heap, or RocksDB under {@code checkpointDir}. Shared with {@link MillraceSqlEngine}. */
+    static LocalExecutor executor(BenchOptions options, Path checkpointDir) {
+        return options.backend.equals("rocksdb")
                 ? new LocalExecutor(RocksDbStateBackends.factory(RocksDbConfig.defaults().withBaseDirectory(checkpointDir.resolve("rocksdb"))))
                 : new LocalExecutor();
-        executor.submit(pipeline.plan(), "bench-" + options.query.id()).await();
+    }
+
+    /**
+     * An empty pipeline with the benchmark's settings: {@code options.parallelism}, exactly-once checkpoints every
+     * {@code options.checkpointIntervalMs} into {@code checkpointDir}. Shared with {@link MillraceSqlEngine}.
+     */
+    static Pipeline pipeline(BenchOptions options, Path checkpointDir) {
+        PipelineConfig config = new PipelineConfig().parallelism(options.parallelism);
+        if (options.checkpointIntervalMs > 0) {
+            config.checkpoints().directory(checkpointDir.resolve("checkpoints")).interval(Duration.ofMillis(options.checkpointIntervalMs));
+        }
+        return Pipeline.create(config);
+    }
+
+    /** The Nexmark events of {@code input}, stamped with their time; monotonous watermarks, aligned as the options say. */
+    static DataStream<Event> nexmarkEvents(Pipeline pipeline, BenchOptions options, Input input, double rate) {
+        return source(pipeline, input, rate,
+                aligned(WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), options, "nexmark"), "nexmark");
+    }
+
+    /** The telemetry readings of {@code input}, stamped with their time; the watermark trails by the query's bound. */
+    static DataStream<Reading> readings(Pipeline pipeline, BenchOptions options, Input input, double rate) {
+        WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(options.query.watermarkDelayMs()))
+                .withTimestampAssigner((r, ts) -> r.time());
+        return source(pipeline, input, rate, aligned(w, options, "telemetry"), "telemetry");
     }
 
     /** The pipeline of {@code options.query} over {@code input}, into {@code results}. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Pipeline build(BenchOptions options, Input input, double ratePerSecond, Path checkpointDir, Sink<?> results) {
-        PipelineConfig config = new PipelineConfig().parallelism(options.parallelism);
-        if (options.checkpointIntervalMs > 0) {
-            config.checkpoints().directory(checkpointDir.resolve("checkpoints")).interval(Duration.ofMillis(options.checkpointIntervalMs));
-        }
-        Pipeline pipeline = Pipeline.create(config);
+        Pipeline pipeline = pipeline(options, checkpointDir);
         Query q = options.query;
         if (q.isNexmark()) {
-            NexmarkQueries.build(q, source(pipeline, input, ratePerSecond,
-                    aligned(WatermarkStrategy.<Event>monotonous().withTimestampAssigner((e, ts) -> e.dateTime()), options, "nexmark"), "nexmark"),
-                    options.bestOfWindow(), options.eventRate)
+            NexmarkQueries.build(q, nexmarkEvents(pipeline, options, input, ratePerSecond), options.bestOfWindow(), options.eventRate)
                     .sinkTo((Sink) results).name("results");
         } else {
-            WatermarkStrategy<Reading> w = WatermarkStrategy.<Reading>boundedOutOfOrderness(Duration.ofMillis(q.watermarkDelayMs()))
-                    .withTimestampAssigner((r, ts) -> r.time());
-            TelemetryQueries.build(q, source(pipeline, input, ratePerSecond, aligned(w, options, "telemetry"), "telemetry"))
+            TelemetryQueries.build(q, readings(pipeline, options, input, ratePerSecond))
                     .sinkTo((Sink) results).name("results");
         }
         return pipeline;
