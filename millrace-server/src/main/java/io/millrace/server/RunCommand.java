@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -49,29 +50,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--class", paramLabel = "MAIN", description = "The class whose main(String[]) to run. Default: the jar's Main-Class.")
     String mainClass;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "A config file: 'key: value' lines, '#' comments.")
-    Path configFile;
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Sets an option, e.g. -D checkpoint.mode=at-least-once. Repeatable.")
-    Map<String, String> options = new LinkedHashMap<>();
-
-    @Option(names = "--parallelism", paramLabel = "N", description = "Same as -D parallelism=N.")
-    String parallelism;
-
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR", description = "Same as -D checkpoint.dir=DIR: turns checkpoints on.")
-    String checkpointDir;
-
-    @Option(names = "--checkpoint-interval", paramLabel = "DURATION", description = "Same as -D checkpoint.interval=DURATION, e.g. 10s.")
-    String checkpointInterval;
-
-    @Option(names = "--restore-from", paramLabel = "PATH",
-            description = "Same as -D checkpoint.restore-from=PATH: starts from this savepoint or checkpoint (e.g. printed by 'millrace savepoint').")
-    String restoreFrom;
-
-    @Option(names = "--restart", paramLabel = "STRATEGY", description = {
-        "none, fixed-delay[:ATTEMPTS[:DELAY]] or exponential-backoff[:ATTEMPTS[:DELAY[:MAX-DELAY[:MULTIPLIER]]]],"
-            + " e.g. fixed-delay:3:5s. Replaces all restart.* options of the file, properties and -D."})
-    String restart;
+    @Mixin
+    JobOptions settings;
 
     @Option(names = "--class-loading", paramLabel = "ORDER", defaultValue = "CHILD_FIRST",
             converter = OrderConverter.class,
@@ -86,13 +66,13 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ConfigValues values;
         try {
-            values = configuration();
+            values = settings.configuration();
             ConfigOptions.validate(values);
         } catch (ConfigException e) {
             err.println("millrace run: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            err.println("millrace run: cannot read config file " + configFile + ": " + e);
+            err.println("millrace run: cannot read config file " + settings.configFile + ": " + e);
             return 2;
         }
         try (JobJar job = JobJar.open(jar, RunCommand.class.getClassLoader(), classLoading)) {
@@ -105,29 +85,6 @@ final class RunCommand implements Callable<Integer> {
             err.println("millrace run: " + e.getMessage());
             return 2;
         }
-    }
-
-    /** The layers, lowest first: file, millrace.* system properties, -D, flags. */
-    ConfigValues configuration() throws IOException {
-        ConfigValues v = configFile == null ? ConfigValues.empty() : ConfigValues.fromFile(configFile);
-        v = v.overlay(ConfigValues.fromSystemProperties());
-        for (Map.Entry<String, String> e : options.entrySet()) {
-            String key = e.getKey().startsWith(ConfigValues.SYSTEM_PROPERTY_PREFIX)
-                    ? e.getKey().substring(ConfigValues.SYSTEM_PROPERTY_PREFIX.length()) : e.getKey();
-            v = v.with(key, e.getValue(), "-D " + e.getKey());
-        }
-        v = flag(v, "parallelism", parallelism, "--parallelism");
-        v = flag(v, "checkpoint.dir", checkpointDir, "--checkpoint-dir");
-        v = flag(v, "checkpoint.interval", checkpointInterval, "--checkpoint-interval");
-        v = flag(v, "checkpoint.restore-from", restoreFrom, "--restore-from");
-        if (restart != null) {
-            v = v.without(k -> k.startsWith("restart.")).overlay(RestartFlag.parse(restart));
-        }
-        return v;
-    }
-
-    private static ConfigValues flag(ConfigValues v, String key, String value, String flag) {
-        return value == null ? v : v.with(key, value, "flag " + flag);
     }
 
     /** Makes the merged configuration exactly the millrace.* system properties of this JVM. */

@@ -21,6 +21,7 @@ import org.jline.terminal.TerminalBuilder;
 import org.jline.terminal.impl.DumbTerminal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -59,28 +60,8 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = "--history", paramLabel = "FILE", description = "The shell's history file. Default: ~/.millrace_sql_history.")
     Path history;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "A config file: 'key: value' lines, '#' comments.")
-    Path configFile;
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", description = "Sets an option, e.g. -D checkpoint.mode=at-least-once. Repeatable.")
-    Map<String, String> options = new LinkedHashMap<>();
-
-    @Option(names = "--parallelism", paramLabel = "N", description = "Same as -D parallelism=N.")
-    String parallelism;
-
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR", description = "Same as -D checkpoint.dir=DIR: turns checkpoints on.")
-    String checkpointDir;
-
-    @Option(names = "--checkpoint-interval", paramLabel = "DURATION", description = "Same as -D checkpoint.interval=DURATION, e.g. 10s.")
-    String checkpointInterval;
-
-    @Option(names = "--restore-from", paramLabel = "PATH",
-            description = "Same as -D checkpoint.restore-from=PATH: the jobs start from this savepoint or checkpoint.")
-    String restoreFrom;
-
-    @Option(names = "--restart", paramLabel = "STRATEGY", description = {
-        "none, fixed-delay[:ATTEMPTS[:DELAY]] or exponential-backoff[:ATTEMPTS[:DELAY[:MAX-DELAY[:MULTIPLIER]]]]."})
-    String restart;
+    @Mixin
+    JobOptions settings;
 
     @Override
     public Integer call() {
@@ -93,10 +74,10 @@ final class SqlCommand implements Callable<Integer> {
         ResultMode mode;
         PipelineConfig config;
         String script = null;
-        Path reading = configFile;
+        Path reading = settings.configFile;
         try {
             mode = ResultMode.parse(resultMode);
-            ConfigValues values = configuration();
+            ConfigValues values = settings.configuration();
             reading = file;
             ConfigOptions.validate(values);
             StateBackendCheck.check(values, SqlCommand.class.getClassLoader());
@@ -144,28 +125,5 @@ final class SqlCommand implements Callable<Integer> {
             err.println("millrace sql: cannot open the terminal: " + e);
             return 2;
         }
-    }
-
-    /** The layers, lowest first: file, millrace.* system properties, -D, flags (as for millrace run). */
-    private ConfigValues configuration() throws IOException {
-        ConfigValues v = configFile == null ? ConfigValues.empty() : ConfigValues.fromFile(configFile);
-        v = v.overlay(ConfigValues.fromSystemProperties());
-        for (Map.Entry<String, String> e : options.entrySet()) {
-            String key = e.getKey().startsWith(ConfigValues.SYSTEM_PROPERTY_PREFIX)
-                    ? e.getKey().substring(ConfigValues.SYSTEM_PROPERTY_PREFIX.length()) : e.getKey();
-            v = v.with(key, e.getValue(), "-D " + e.getKey());
-        }
-        v = flag(v, "parallelism", parallelism, "--parallelism");
-        v = flag(v, "checkpoint.dir", checkpointDir, "--checkpoint-dir");
-        v = flag(v, "checkpoint.interval", checkpointInterval, "--checkpoint-interval");
-        v = flag(v, "checkpoint.restore-from", restoreFrom, "--restore-from");
-        if (restart != null) {
-            v = v.without(k -> k.startsWith("restart.")).overlay(RestartFlag.parse(restart));
-        }
-        return v;
-    }
-
-    private static ConfigValues flag(ConfigValues v, String key, String value, String flag) {
-        return value == null ? v : v.with(key, value, "flag " + flag);
     }
 }
