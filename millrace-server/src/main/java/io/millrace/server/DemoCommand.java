@@ -192,8 +192,7 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  window results  %,d%n", console.windowResults());
         out.printf(Locale.ROOT, "  run cycles      %,d%n", console.cycles());
         out.printf(Locale.ROOT, "  late readings   %,d diverted to the late side output, %,d dropped%n", console.late(), lateDropped);
-        out.printf(Locale.ROOT, "  anomalies       %,d injected by the simulator (temperature spike, then pressure drop)%n",
-                demo.simulator().anomalies().size());
+        out.print(console.alertSummary(demo));
     }
 
     /** The periodic status line: throughput, watermark lag in event time, late readings. */

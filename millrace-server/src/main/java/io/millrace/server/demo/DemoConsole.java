@@ -2,6 +2,8 @@ package io.millrace.server.demo;
 
 import io.millrace.api.sink.Sink;
 import io.millrace.api.sink.SinkWriter;
+import io.millrace.sim.Anomaly;
+import io.millrace.sim.FactorySimulator;
 import io.millrace.sim.SensorReading;
 import java.io.PrintStream;
 import java.time.Instant;
@@ -16,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Prints the demo's results as they become final: one line per measure and window end with every
- * machine's value, one line per finished run cycle; counts what it printed for the summary. The sinks it
- * makes run with parallelism 1 in this JVM and share this object.
+ * machine's value, one line per finished run cycle, one line per alert as it fires; counts what it printed
+ * for the summary and scores the alerts against the simulator's ground truth. The sinks it makes run with
+ * parallelism 1 in this JVM and share this object.
  */
 public final class DemoConsole {
     static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
@@ -29,6 +32,9 @@ public final class DemoConsole {
     final AtomicLong cycles = new AtomicLong();
     final AtomicLong late = new AtomicLong();
     final AtomicLong hotMachines = new AtomicLong();
+    private final List<Alert> alerts = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** The watermark the alert board has seen: every alert up to it has fired. */
+    private volatile long alertsFinalUpTo = Long.MIN_VALUE;
 
     public DemoConsole(PrintStream out, boolean quiet) {
         this.out = out;
@@ -46,7 +52,7 @@ public final class DemoConsole {
     }
 
     public FactoryDemo.Sinks sinks() {
-        return new FactoryDemo.Sinks(windowBoard(), cycleBoard(), lateCounter());
+        return new FactoryDemo.Sinks(windowBoard(), cycleBoard(), lateCounter(), alertBoard());
     }
 
     public long windowResults() {
@@ -59,6 +65,95 @@ public final class DemoConsole {
 
     public long late() {
         return late.get();
+    }
+
+    /** The alerts fired so far, in the order they fired. */
+    public List<Alert> alerts() {
+        synchronized (alerts) {
+            return List.copyOf(alerts);
+        }
+    }
+
+    /** The line printed for an alert: machine, then the spike's and the drop's time and value. */
+    public static String alertLine(Alert a) {
+        return String.format(Locale.ROOT, "[%s] ALERT %s  temperature %.1f °C at %s, then pressure %.1f bar at %s",
+                time(a.dropAt()), a.machineId(), a.spikeValue(), time(a.spikeAt()), a.dropValue(), time(a.dropAt()));
+    }
+
+    /**
+     * The alerts against the ground truth. {@code injected}: the anomalies entirely inside the run and ended by
+     * {@code upTo} (the watermark the alerts are final to; {@code Long.MAX_VALUE} once the input ended), plus any
+     * other one that was alerted (in progress at the start, or unfinished when the run stopped); {@code detected}:
+     * those of them with an alert; {@code falseAlarms}: alerts that belong to no anomaly.
+     */
+    public record Score(int injected, int detected, int alerts, int falseAlarms, long upTo) {}
+
+    public Score score(FactoryDemo demo) {
+        long upTo = alertsFinalUpTo;
+        FactorySimulator sim = demo.simulator();
+        long start = sim.config().startTime();
+        long end = sim.config().durationMillis() >= 0 ? start + sim.config().durationMillis() : Math.max(start, upTo);
+        List<Anomaly> all = upTo == Long.MIN_VALUE ? List.of() : sim.anomalies(Long.MIN_VALUE, end);
+        return score(all, alerts(), start, Math.min(end, upTo), upTo);
+    }
+
+    /**
+     * Scores {@code fired} against the anomalies {@code all}; those with a spike before {@code from} or a drop
+     * ending after {@code to} count only if alerted.
+     */
+    static Score score(List<Anomaly> all, List<Alert> fired, long from, long to, long upTo) {
+        java.util.Set<Anomaly> injected = new java.util.LinkedHashSet<>();
+        for (Anomaly a : all) {
+            if (a.spikeStart() >= from && a.dropEnd() <= to) {
+                injected.add(a);
+            }
+        }
+        int falseAlarms = 0;
+        for (Alert alert : fired) {
+            java.util.Optional<Anomaly> of = all.stream().filter(alert::isOf).findFirst();
+            if (of.isPresent()) {
+                injected.add(of.get());
+            } else {
+                falseAlarms++;
+            }
+        }
+        int detected = (int) injected.stream().filter(a -> fired.stream().anyMatch(alert -> alert.isOf(a))).count();
+        return new Score(injected.size(), detected, fired.size(), falseAlarms, upTo);
+    }
+
+    /** The summary's lines about anomalies and alerts, each ending with a line separator. */
+    public String alertSummary(FactoryDemo demo) {
+        Score s = score(demo);
+        String upTo = s.upTo() == Long.MAX_VALUE ? "" : s.upTo() == Long.MIN_VALUE ? " (no watermark reached the alerts)"
+                : " (up to " + time(s.upTo()) + ", where the run stopped)";
+        return String.format(Locale.ROOT, "  anomalies       %,d injected by the simulator (temperature spike, then pressure drop)%s%n", s.injected(), upTo)
+                + String.format(Locale.ROOT, "  alerts          %,d fired: %,d of %,d anomalies detected, %,d false alarms%n",
+                        s.alerts(), s.detected(), s.injected(), s.falseAlarms());
+    }
+
+    private Sink<Alert> alertBoard() {
+        return (Sink<Alert>) ctx -> new SinkWriter<>() {
+            @Override
+            public void write(Alert a, long timestamp) {
+                alerts.add(a);
+                println(alertLine(a));
+            }
+
+            @Override
+            public void onWatermark(long watermark) {
+                alertsFinalUpTo = Math.max(alertsFinalUpTo, watermark);
+            }
+
+            @Override
+            public void flush(boolean endOfInput) {
+                if (endOfInput) {
+                    alertsFinalUpTo = Long.MAX_VALUE;
+                }
+            }
+
+            @Override
+            public void close() {}
+        };
     }
 
     private Sink<WindowValue> windowBoard() {

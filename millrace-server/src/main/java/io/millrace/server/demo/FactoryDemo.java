@@ -19,8 +19,9 @@ import java.time.Duration;
 
 /**
  * The factory-floor demo pipeline: simulated machines, then per machine a 5-minute sliding average of
- * vibration every 30 s, the maximum temperature per minute, and run cycles from session windows; late
- * readings are diverted to a side output and counted.
+ * vibration every 30 s, the maximum temperature per minute, run cycles from session windows, and alerts from
+ * the pattern {@link SpikeThenDrop} (temperature spike, then pressure drop within 30 s); late readings of the
+ * windows are diverted to a side output and counted.
  */
 public final class FactoryDemo {
     /** Late readings of both windowed measures. */
@@ -33,7 +34,7 @@ public final class FactoryDemo {
     private final Pipeline pipeline;
 
     /** Where the pipeline's results go. */
-    public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late) {}
+    public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late, Sink<Alert> alerts) {}
 
     /** Where the pipeline's events come from; the source is named {@code factory-floor}. */
     @FunctionalInterface
@@ -86,6 +87,10 @@ public final class FactoryDemo {
 
         vibration.getSideOutput(LATE).union(temperature.getSideOutput(LATE))
                 .sinkTo(sinks.late()).name("late-readings").parallelism(1);
+
+        SpikeThenDrop.alerts(readings.keyBy(SensorReading::machineId))
+                .name(SpikeThenDrop.OPERATOR).uid(SpikeThenDrop.OPERATOR)
+                .sinkTo(sinks.alerts()).name("alert-board").parallelism(1);
     }
 
     public Pipeline pipeline() {
