@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Prints the demo's results as they become final: one line per measure and window end with every
- * machine's value, one line per finished run cycle, one line per alert as it fires; counts what it printed
- * for the summary and scores the alerts against the simulator's ground truth. The sinks it makes run with
+ * machine's value, one line per finished run cycle, one line per alert as it fires (a match of
+ * {@link SpikeThenDrop} that is no repeat, see {@link #isRepeat}); counts what it printed for the summary and
+ * scores the alerts against the simulator's ground truth. The sinks it makes run with
  * parallelism 1 in this JVM and share this object.
  */
 public final class DemoConsole {
@@ -32,7 +33,10 @@ public final class DemoConsole {
     final AtomicLong cycles = new AtomicLong();
     final AtomicLong late = new AtomicLong();
     final AtomicLong hotMachines = new AtomicLong();
-    private final List<Alert> alerts = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Every match of the pattern, and the alerts printed: the matches that are no repeat. */
+    private final List<Alert> matches = new ArrayList<>();
+    private final List<Alert> alerts = new ArrayList<>();
+    private final Map<String, Alert> lastAlert = new java.util.HashMap<>();
     /** The watermark the alert board has seen: every alert up to it has fired. */
     private volatile long alertsFinalUpTo = Long.MIN_VALUE;
 
@@ -68,9 +72,32 @@ public final class DemoConsole {
     }
 
     /** The alerts fired so far, in the order they fired. */
-    public List<Alert> alerts() {
-        synchronized (alerts) {
-            return List.copyOf(alerts);
+    public synchronized List<Alert> alerts() {
+        return List.copyOf(alerts);
+    }
+
+    /** Every match of the pattern so far, repeats included. */
+    public synchronized List<Alert> matches() {
+        return List.copyOf(matches);
+    }
+
+    /**
+     * Whether {@code next} repeats the alert {@code previous} of the same machine: its spike reading is less than
+     * the pattern's 30 s after the previous one's. When the pressure drop starts while the temperature is still
+     * high, the hot readings after the first low one start new matches of the same fault, with the next low
+     * readings; such a match is counted, not printed.
+     */
+    static boolean isRepeat(Alert previous, Alert next) {
+        return previous != null && previous.machineId().equals(next.machineId())
+                && next.spikeAt() - previous.spikeAt() < SpikeThenDrop.WITHIN.toMillis();
+    }
+
+    private synchronized void fired(Alert match) {
+        matches.add(match);
+        if (!isRepeat(lastAlert.get(match.machineId()), match)) {
+            lastAlert.put(match.machineId(), match);
+            alerts.add(match);
+            println(alertLine(match));
         }
     }
 
@@ -84,9 +111,10 @@ public final class DemoConsole {
      * The alerts against the ground truth. {@code injected}: the anomalies entirely inside the run and ended by
      * {@code upTo} (the watermark the alerts are final to; {@code Long.MAX_VALUE} once the input ended), plus any
      * other one that was alerted (in progress at the start, or unfinished when the run stopped); {@code detected}:
-     * those of them with an alert; {@code falseAlarms}: alerts that belong to no anomaly.
+     * those of them with an alert; {@code repeats}: matches folded into an earlier alert; {@code falseAlarms}:
+     * matches that belong to no anomaly.
      */
-    public record Score(int injected, int detected, int alerts, int falseAlarms, long upTo) {}
+    public record Score(int injected, int detected, int alerts, int repeats, int falseAlarms, long upTo) {}
 
     public Score score(FactoryDemo demo) {
         long upTo = alertsFinalUpTo;
@@ -94,14 +122,20 @@ public final class DemoConsole {
         long start = sim.config().startTime();
         long end = sim.config().durationMillis() >= 0 ? start + sim.config().durationMillis() : Math.max(start, upTo);
         List<Anomaly> all = upTo == Long.MIN_VALUE ? List.of() : sim.anomalies(Long.MIN_VALUE, end);
-        return score(all, alerts(), start, Math.min(end, upTo), upTo);
+        List<Alert> matches;
+        int printed;
+        synchronized (this) {
+            matches = List.copyOf(this.matches);
+            printed = alerts.size();
+        }
+        return score(all, matches, printed, start, Math.min(end, upTo), upTo);
     }
 
     /**
-     * Scores {@code fired} against the anomalies {@code all}; those with a spike before {@code from} or a drop
-     * ending after {@code to} count only if alerted.
+     * Scores the matches {@code fired}, of which {@code printed} were alerts, against the anomalies {@code all};
+     * those with a spike before {@code from} or a drop ending after {@code to} count only if alerted.
      */
-    static Score score(List<Anomaly> all, List<Alert> fired, long from, long to, long upTo) {
+    static Score score(List<Anomaly> all, List<Alert> fired, int printed, long from, long to, long upTo) {
         java.util.Set<Anomaly> injected = new java.util.LinkedHashSet<>();
         for (Anomaly a : all) {
             if (a.spikeStart() >= from && a.dropEnd() <= to) {
@@ -118,7 +152,7 @@ public final class DemoConsole {
             }
         }
         int detected = (int) injected.stream().filter(a -> fired.stream().anyMatch(alert -> alert.isOf(a))).count();
-        return new Score(injected.size(), detected, fired.size(), falseAlarms, upTo);
+        return new Score(injected.size(), detected, printed, fired.size() - printed, falseAlarms, upTo);
     }
 
     /** The summary's lines about anomalies and alerts, each ending with a line separator. */
@@ -127,16 +161,15 @@ public final class DemoConsole {
         String upTo = s.upTo() == Long.MAX_VALUE ? "" : s.upTo() == Long.MIN_VALUE ? " (no watermark reached the alerts)"
                 : " (up to " + time(s.upTo()) + ", where the run stopped)";
         return String.format(Locale.ROOT, "  anomalies       %,d injected by the simulator (temperature spike, then pressure drop)%s%n", s.injected(), upTo)
-                + String.format(Locale.ROOT, "  alerts          %,d fired: %,d of %,d anomalies detected, %,d false alarms%n",
-                        s.alerts(), s.detected(), s.injected(), s.falseAlarms());
+                + String.format(Locale.ROOT, "  alerts          %,d fired (%,d repeat matches not printed): %,d of %,d anomalies detected, %,d false alarms%n",
+                        s.alerts(), s.repeats(), s.detected(), s.injected(), s.falseAlarms());
     }
 
     private Sink<Alert> alertBoard() {
         return (Sink<Alert>) ctx -> new SinkWriter<>() {
             @Override
             public void write(Alert a, long timestamp) {
-                alerts.add(a);
-                println(alertLine(a));
+                fired(a);
             }
 
             @Override

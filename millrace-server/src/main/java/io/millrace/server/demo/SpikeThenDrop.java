@@ -20,6 +20,8 @@ import java.util.Map;
 public final class SpikeThenDrop {
     /** Name of the pattern operator in the demo's pipeline and its metrics. */
     public static final String OPERATOR = "spike-then-drop";
+    /** The longest a match may take, from the spike reading to the drop reading: the pattern's {@code within}. */
+    public static final Duration WITHIN = pattern().within();
 
     private SpikeThenDrop() {}
 

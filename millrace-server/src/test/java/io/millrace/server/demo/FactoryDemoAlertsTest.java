@@ -44,7 +44,7 @@ class FactoryDemoAlertsTest {
 
         List<Anomaly> inside = demo.simulator().anomalies();                           // entirely inside the run
         List<Anomaly> any = demo.simulator().anomalies(Long.MIN_VALUE, Long.MAX_VALUE);  // also in progress at the start
-        for (Alert a : console.alerts()) {
+        for (Alert a : console.matches()) {
             assertThat(any).as("seed %d: the anomaly of %s", seed, a).anyMatch(a::isOf);
         }
         for (Anomaly t : inside) {
@@ -53,6 +53,9 @@ class FactoryDemoAlertsTest {
         DemoConsole.Score score = console.score(demo);
         assertThat(score.upTo()).as("input ended").isEqualTo(Long.MAX_VALUE);
         assertThat(score.injected()).as("seed %d injected", seed).isBetween(inside.size(), any.size());
+        assertThat(score.alerts()).as("seed %d: one alert per anomaly", seed).isEqualTo(score.injected());
+        assertThat(console.alerts()).as("seed %d: each anomaly alerted once", seed)
+                .allSatisfy(a -> assertThat(console.alerts().stream().filter(b -> any.stream().anyMatch(t -> a.isOf(t) && b.isOf(t)))).hasSize(1));
         assertThat(console.alertSummary(demo)).contains(String.format(java.util.Locale.ROOT,
                 "%,d of %,d anomalies detected, 0 false alarms", score.injected(), score.injected()));
         return score;
@@ -64,7 +67,7 @@ class FactoryDemoAlertsTest {
         assertThat(score.injected()).as("anomalies on the default seed").isGreaterThanOrEqualTo(5);
         assertThat(score.detected()).isEqualTo(score.injected());
         assertThat(score.falseAlarms()).isZero();
-        assertThat(score.alerts()).isGreaterThanOrEqualTo(score.injected());
+        assertThat(score.repeats()).as("matches folded into an alert").isPositive();
     }
 
     @Test
@@ -89,6 +92,16 @@ class FactoryDemoAlertsTest {
     }
 
     @Test
+    void aMatchOfTheSameMachineWithin30sOfAnAlertsSpike_isARepeat() {
+        Alert alert = new Alert("M001", 100_000, 90, 112_000, 3.5);
+        assertThat(DemoConsole.isRepeat(null, alert)).isFalse();
+        assertThat(DemoConsole.isRepeat(alert, new Alert("M001", 109_000, 90, 113_000, 3.5))).isTrue();
+        assertThat(DemoConsole.isRepeat(alert, new Alert("M001", 129_999, 90, 131_000, 3.5))).isTrue();
+        assertThat(DemoConsole.isRepeat(alert, new Alert("M001", 130_000, 90, 131_000, 3.5))).isFalse();
+        assertThat(DemoConsole.isRepeat(alert, new Alert("M002", 109_000, 90, 113_000, 3.5))).isFalse();
+    }
+
+    @Test
     void score_countsAnAlertOutsideEveryAnomalyAsFalse_andAnUnalertedAnomalyAsMissed() {
         List<Anomaly> truth = new io.millrace.sim.FactorySimulator(floor(DEFAULT_SEED)).anomalies();
         assertThat(truth).hasSizeGreaterThan(1);
@@ -98,12 +111,12 @@ class FactoryDemoAlertsTest {
         DemoConsole.Score score = DemoConsole.score(truth, List.of(
                 new Alert(first.machineId(), first.spikeStart(), 90, first.spikeStart() - 1, 3.5),    // drop before the spike: no anomaly
                 new Alert(first.machineId(), first.spikeStart(), 90, first.dropStart(), 3.5),
-                new Alert(first.machineId(), first.spikeEnd() - 1, 88, first.dropEnd() - 1, 3.7)), from, Long.MAX_VALUE, Long.MAX_VALUE);
-        assertThat(score).isEqualTo(new DemoConsole.Score(truth.size(), 1, 3, 1, Long.MAX_VALUE));
+                new Alert(first.machineId(), first.spikeEnd() - 1, 88, first.dropEnd() - 1, 3.7)), 2, from, Long.MAX_VALUE, Long.MAX_VALUE);
+        assertThat(score).isEqualTo(new DemoConsole.Score(truth.size(), 1, 2, 1, 1, Long.MAX_VALUE));
 
         // stopped before the first anomaly ended: it counts only because it was alerted, the others not at all
         DemoConsole.Score early = DemoConsole.score(truth, List.of(new Alert(first.machineId(), first.spikeStart(), 90, first.dropStart(), 3.5)),
-                from, first.dropEnd() - 1, first.dropEnd() - 1);
+                1, from, first.dropEnd() - 1, first.dropEnd() - 1);
         assertThat(early.injected()).isEqualTo(1 + (int) truth.stream().filter(a -> a != first && a.dropEnd() <= first.dropEnd() - 1).count());
         assertThat(early.detected()).isEqualTo(1);
         assertThat(early.falseAlarms()).isZero();
