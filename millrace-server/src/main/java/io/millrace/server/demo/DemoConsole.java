@@ -32,6 +32,7 @@ public final class DemoConsole {
     final AtomicLong windowLines = new AtomicLong();
     final AtomicLong cycles = new AtomicLong();
     final AtomicLong late = new AtomicLong();
+    final AtomicLong lateForAlerts = new AtomicLong();
     final AtomicLong hotMachines = new AtomicLong();
     /** Every match of the pattern, and the alerts printed: the matches that are no repeat. */
     private final List<Alert> matches = new ArrayList<>();
@@ -56,7 +57,7 @@ public final class DemoConsole {
     }
 
     public FactoryDemo.Sinks sinks() {
-        return new FactoryDemo.Sinks(windowBoard(), cycleBoard(), lateCounter(), alertBoard());
+        return new FactoryDemo.Sinks(windowBoard(), cycleBoard(), counter(late), alertBoard(), counter(lateForAlerts));
     }
 
     public long windowResults() {
@@ -69,6 +70,11 @@ public final class DemoConsole {
 
     public long late() {
         return late.get();
+    }
+
+    /** Readings that reached the alert pattern behind the watermark: not matched. */
+    public long lateForAlerts() {
+        return lateForAlerts.get();
     }
 
     /** The alerts fired so far, in the order they fired. */
@@ -162,7 +168,8 @@ public final class DemoConsole {
                 : " (up to " + time(s.upTo()) + ", where the run stopped)";
         return String.format(Locale.ROOT, "  anomalies       %,d injected by the simulator (temperature spike, then pressure drop)%s%n", s.injected(), upTo)
                 + String.format(Locale.ROOT, "  alerts          %,d fired (%,d repeat matches not printed): %,d of %,d anomalies detected, %,d false alarms%n",
-                        s.alerts(), s.repeats(), s.detected(), s.injected(), s.falseAlarms());
+                        s.alerts(), s.repeats(), s.detected(), s.injected(), s.falseAlarms())
+                + String.format(Locale.ROOT, "                  %,d readings arrived behind the watermark: counted, not matched%n", lateForAlerts());
     }
 
     private Sink<Alert> alertBoard() {
@@ -264,11 +271,11 @@ public final class DemoConsole {
         };
     }
 
-    private Sink<SensorReading> lateCounter() {
+    private static Sink<SensorReading> counter(AtomicLong count) {
         return (Sink<SensorReading>) ctx -> new SinkWriter<>() {
             @Override
             public void write(SensorReading r, long timestamp) {
-                late.incrementAndGet();
+                count.incrementAndGet();
             }
 
             @Override

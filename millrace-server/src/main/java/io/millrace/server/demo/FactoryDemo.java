@@ -27,6 +27,9 @@ public final class FactoryDemo {
     /** Late readings of both windowed measures. */
     public static final OutputTag<SensorReading> LATE = new OutputTag<>("late-readings");
 
+    /** Readings behind the watermark when they reach the alert pattern: not matched, counted. */
+    public static final OutputTag<SensorReading> LATE_FOR_ALERTS = new OutputTag<>("late-for-alerts");
+
     /** Silence longer than this ends a machine's run cycle (the simulator stops machines for 30 s or more). */
     static final Duration CYCLE_GAP = Duration.ofSeconds(20);
 
@@ -34,7 +37,8 @@ public final class FactoryDemo {
     private final Pipeline pipeline;
 
     /** Where the pipeline's results go. */
-    public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late, Sink<Alert> alerts) {}
+    public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late, Sink<Alert> alerts,
+            Sink<SensorReading> lateForAlerts) {}
 
     /** Where the pipeline's events come from; the source is named {@code factory-floor}. */
     @FunctionalInterface
@@ -88,9 +92,10 @@ public final class FactoryDemo {
         vibration.getSideOutput(LATE).union(temperature.getSideOutput(LATE))
                 .sinkTo(sinks.late()).name("late-readings").parallelism(1);
 
-        SpikeThenDrop.alerts(readings.keyBy(SensorReading::machineId))
-                .name(SpikeThenDrop.OPERATOR).uid(SpikeThenDrop.OPERATOR)
-                .sinkTo(sinks.alerts()).name("alert-board").parallelism(1);
+        DataStream<Alert> alerts = SpikeThenDrop.alerts(readings.keyBy(SensorReading::machineId), LATE_FOR_ALERTS)
+                .name(SpikeThenDrop.OPERATOR).uid(SpikeThenDrop.OPERATOR);
+        alerts.sinkTo(sinks.alerts()).name("alert-board").parallelism(1);
+        alerts.getSideOutput(LATE_FOR_ALERTS).sinkTo(sinks.lateForAlerts()).name("late-for-alerts").parallelism(1);
     }
 
     public Pipeline pipeline() {

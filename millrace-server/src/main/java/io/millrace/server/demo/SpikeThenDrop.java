@@ -2,6 +2,7 @@ package io.millrace.server.demo;
 
 import io.millrace.api.DataStream;
 import io.millrace.api.KeyedStream;
+import io.millrace.api.OutputTag;
 import io.millrace.cep.AfterMatchSkipStrategy;
 import io.millrace.cep.CEP;
 import io.millrace.cep.Pattern;
@@ -38,9 +39,12 @@ public final class SpikeThenDrop {
         // end::pattern[]
     }
 
-    /** One alert per match of {@link #pattern()} over each machine's readings. */
-    public static DataStream<Alert> alerts(KeyedStream<String, SensorReading> readingsByMachine) {
-        return CEP.pattern(readingsByMachine, pattern()).select(SpikeThenDrop::toAlert);
+    /**
+     * One alert per match of {@link #pattern()} over each machine's readings, in event time; readings already
+     * behind the watermark when they arrive are not matched and go to the side output {@code late}.
+     */
+    public static DataStream<Alert> alerts(KeyedStream<String, SensorReading> readingsByMachine, OutputTag<SensorReading> late) {
+        return CEP.pattern(readingsByMachine, pattern()).sideOutputLateData(late).select(SpikeThenDrop::toAlert);
     }
 
     static Alert toAlert(Map<String, List<SensorReading>> match) {

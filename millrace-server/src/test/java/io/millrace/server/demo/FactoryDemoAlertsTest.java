@@ -50,6 +50,7 @@ class FactoryDemoAlertsTest {
         for (Anomaly t : inside) {
             assertThat(console.alerts()).as("seed %d: alerts of %s", seed, t).anyMatch(a -> a.isOf(t));
         }
+        assertThat(console.lateForAlerts()).as("seed %d: readings late for the pattern, counted", seed).isPositive();
         DemoConsole.Score score = console.score(demo);
         assertThat(score.upTo()).as("input ended").isEqualTo(Long.MAX_VALUE);
         assertThat(score.injected()).as("seed %d injected", seed).isBetween(inside.size(), any.size());
