@@ -25,8 +25,9 @@ import picocli.CommandLine.Model.CommandSpec;
         mixinStandardHelpOptions = true,
         description = {
             "Runs a simulated factory floor through an embedded pipeline: per machine, 5-minute sliding averages of",
-            "vibration every 30 s, the maximum temperature per minute, and run cycles (session windows); late",
-            "readings are counted. Simulated time runs --speedup times faster than the wall clock. Ctrl-C stops it."
+            "vibration every 30 s, the maximum temperature per minute, run cycles (session windows), and an alert",
+            "per injected fault (a pattern: temperature spike, then pressure drop within 30 s); late readings are",
+            "counted. Simulated time runs --speedup times faster than the wall clock. Ctrl-C stops it."
         })
 final class DemoCommand implements Callable<Integer> {
     @Spec
