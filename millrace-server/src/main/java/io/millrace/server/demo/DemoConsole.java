@@ -164,8 +164,8 @@ public final class DemoConsole {
     /** The summary's lines about anomalies and alerts, each ending with a line separator. */
     public String alertSummary(FactoryDemo demo) {
         Score s = score(demo);
-        String upTo = s.upTo() == Long.MAX_VALUE ? "" : s.upTo() == Long.MIN_VALUE ? " (no watermark reached the alerts)"
-                : " (up to " + time(s.upTo()) + ", where the run stopped)";
+        String upTo = s.upTo() == Long.MAX_VALUE ? "" : s.upTo() == Long.MIN_VALUE ? ", none counted: no watermark reached the alerts"
+                : ", counted up to " + time(s.upTo()) + " where the run stopped";
         return String.format(Locale.ROOT, "  anomalies       %,d injected by the simulator (temperature spike, then pressure drop)%s%n", s.injected(), upTo)
                 + String.format(Locale.ROOT, "  alerts          %,d fired (%,d repeat matches not printed): %,d of %,d anomalies detected, %,d false alarms%n",
                         s.alerts(), s.repeats(), s.detected(), s.injected(), s.falseAlarms())
