@@ -126,6 +126,9 @@ public final class DemoConsole {
         long upTo = alertsFinalUpTo;
         FactorySimulator sim = demo.simulator();
         long start = sim.config().startTime();
+        if (sim.config().durationMillis() < 0 && upTo == Long.MAX_VALUE) {
+            throw new IllegalStateException("scoring the alerts needs the simulator option 'duration' once the input ended");
+        }
         long end = sim.config().durationMillis() >= 0 ? start + sim.config().durationMillis() : Math.max(start, upTo);
         List<Anomaly> all = upTo == Long.MIN_VALUE ? List.of() : sim.anomalies(Long.MIN_VALUE, end);
         List<Alert> matches;
