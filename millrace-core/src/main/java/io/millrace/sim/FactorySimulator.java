@@ -30,6 +30,9 @@ import java.util.Objects;
  * }</pre>
  */
 public final class FactorySimulator implements Source<FactoryEvent, MachineGroupSplit> {
+    /** From the start of an anomaly's temperature spike to the latest end of its pressure drop: 30 s. */
+    public static final java.time.Duration ANOMALY_SPAN = java.time.Duration.ofMillis(MachineCycle.ANOMALY_SPAN);
+
     private final SimulatorConfig config;
 
     public FactorySimulator(SimulatorConfig config) {
@@ -122,12 +125,13 @@ public final class FactorySimulator implements Source<FactoryEvent, MachineGroup
 
     /**
      * The anomalies injected with a spike starting in {@code [from, to)} (event times), over all machines,
-     * ordered by spike start then machine. The range is clipped to the simulated time span; its cost grows
-     * with machines times run cycles in the range. An anomaly shows in the stream only if the stream runs
-     * past its {@code dropEnd}.
+     * ordered by spike start then machine. The range is clipped to the simulated time span, which for this
+     * purpose begins {@link #ANOMALY_SPAN} before the start time: an anomaly already in progress at the start
+     * is listed too (its readings before the start are not emitted). The cost grows with machines times run
+     * cycles in the range. An anomaly shows in the stream only if the stream runs past its {@code dropEnd}.
      */
     public List<Anomaly> anomalies(long from, long to) {
-        from = Math.max(from, config.startTime());
+        from = Math.max(from, config.startTime() - ANOMALY_SPAN.toMillis());
         if (config.durationMillis() >= 0) {
             to = Math.min(to, config.startTime() + config.durationMillis());
         }

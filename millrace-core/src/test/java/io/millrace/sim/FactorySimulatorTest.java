@@ -162,6 +162,23 @@ class FactorySimulatorTest {
     }
 
     @Test
+    void anAnomalyInProgressAtTheStart_isListedByTheRangeButNotByAnomalies() throws Exception {
+        // on this seed machine M006's first run cycle has its spike starting before the start time
+        FactorySimulator sim = new FactorySimulator(fast().machines(8).eventsPerSecond(333).duration(Duration.ofMinutes(5)).seed(6).build());
+        List<Anomaly> range = sim.anomalies(Long.MIN_VALUE, Long.MAX_VALUE);
+        List<Anomaly> early = range.stream().filter(a -> a.spikeStart() < START).toList();
+
+        assertThat(early).hasSize(1);
+        Anomaly a = early.get(0);
+        assertThat(a.spikeStart()).isGreaterThanOrEqualTo(START - FactorySimulator.ANOMALY_SPAN.toMillis());
+        assertThat(sim.anomalies()).doesNotContain(a);
+        List<FactoryEvent> events = readAll(sim, sim.createSplits(1)).values;
+        assertThat(events).anyMatch(e -> e instanceof SensorReading r && r.machineId().equals(a.machineId())
+                && r.sensor() == Sensor.TEMPERATURE && r.value() > 80 && r.eventTime() >= START && r.eventTime() < a.spikeEnd());
+        assertThat(events).noneMatch(e -> e.eventTime() < START);
+    }
+
+    @Test
     void spindleEventsAlternateAndAStoppedMachineReportsNothingElse() throws Exception {
         FactorySimulator sim = new FactorySimulator(fast().machines(3).eventsPerSecond(30).maxOutOfOrderness(Duration.ZERO)
                 .lateFraction(0).runCycle(Duration.ofMinutes(2)).duration(Duration.ofHours(1)).build());

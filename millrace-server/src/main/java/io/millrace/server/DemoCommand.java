@@ -28,8 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
         mixinStandardHelpOptions = true,
         description = {
             "Runs a simulated factory floor through an embedded pipeline: per machine, 5-minute sliding averages of",
-            "vibration every 30 s, the maximum temperature per minute, and run cycles (session windows); late",
-            "readings are counted. Simulated time runs --speedup times faster than the wall clock. Ctrl-C stops it."
+            "vibration every 30 s, the maximum temperature per minute, run cycles (session windows), and an alert",
+            "per injected fault (a pattern: temperature spike, then pressure drop within 30 s); late readings are",
+            "counted. Simulated time runs --speedup times faster than the wall clock. Ctrl-C stops it."
         })
 final class DemoCommand implements Callable<Integer> {
     @Spec
@@ -224,8 +225,7 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  window results  %,d%n", console.windowResults());
         out.printf(Locale.ROOT, "  run cycles      %,d%n", console.cycles());
         out.printf(Locale.ROOT, "  late readings   %,d diverted to the late side output, %,d dropped%n", console.late(), lateDropped);
-        out.printf(Locale.ROOT, "  anomalies       %,d injected by the simulator (temperature spike, then pressure drop)%n",
-                demo.simulator().anomalies().size());
+        out.print(console.alertSummary(demo));
     }
 
     /** The periodic status line: throughput, watermark lag in event time, late readings. */

@@ -40,6 +40,13 @@ class DemoCommandIT {
         assertThat(lines).anyMatch(l -> l.startsWith("status "));
         assertThat(out).contains("Summary");
 
+        Matcher alerts = Pattern.compile("alerts\\s+([\\d,]+) fired \\(([\\d,]+) repeat matches not printed\\): ([\\d,]+) of ([\\d,]+) anomalies detected, ([\\d,]+) false alarms")
+                .matcher(out);
+        assertThat(alerts.find()).as("alerts line in%n%s", out).isTrue();
+        assertThat(alerts.group(3)).as("detected").isEqualTo(alerts.group(4));
+        assertThat(alerts.group(5)).as("false alarms").isEqualTo("0");
+        assertThat(lines.stream().filter(l -> l.contains(" ALERT M00")).count()).as("alert lines").isEqualTo(Long.parseLong(alerts.group(1)));
+
         Matcher events = Pattern.compile("events\\s+([\\d,]+) in").matcher(out);
         assertThat(events.find()).isTrue();
         assertThat(Long.parseLong(events.group(1).replace(",", ""))).isGreaterThan(1_000);

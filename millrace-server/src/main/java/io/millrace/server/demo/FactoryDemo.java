@@ -19,12 +19,16 @@ import java.time.Duration;
 
 /**
  * The factory-floor demo pipeline: simulated machines, then per machine a 5-minute sliding average of
- * vibration every 30 s, the maximum temperature per minute, and run cycles from session windows; late
- * readings are diverted to a side output and counted.
+ * vibration every 30 s, the maximum temperature per minute, run cycles from session windows, and alerts from
+ * the pattern {@link SpikeThenDrop} (temperature spike, then pressure drop within 30 s); late readings of the
+ * windows are diverted to a side output and counted.
  */
 public final class FactoryDemo {
     /** Late readings of both windowed measures. */
     public static final OutputTag<SensorReading> LATE = new OutputTag<>("late-readings");
+
+    /** Readings behind the watermark when they reach the alert pattern: not matched, counted. */
+    public static final OutputTag<SensorReading> LATE_FOR_ALERTS = new OutputTag<>("late-for-alerts");
 
     /** Silence longer than this ends a machine's run cycle (the simulator stops machines for 30 s or more). */
     static final Duration CYCLE_GAP = Duration.ofSeconds(20);
@@ -33,7 +37,8 @@ public final class FactoryDemo {
     private final Pipeline pipeline;
 
     /** Where the pipeline's results go. */
-    public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late) {}
+    public record Sinks(Sink<WindowValue> windows, Sink<RunCycle> cycles, Sink<SensorReading> late, Sink<Alert> alerts,
+            Sink<SensorReading> lateForAlerts) {}
 
     /** Where the pipeline's events come from; the source is named {@code factory-floor}. */
     @FunctionalInterface
@@ -91,6 +96,11 @@ public final class FactoryDemo {
 
         vibration.getSideOutput(LATE).union(temperature.getSideOutput(LATE))
                 .sinkTo(sinks.late()).name("late-readings").parallelism(1);
+
+        DataStream<Alert> alerts = SpikeThenDrop.alerts(readings.keyBy(SensorReading::machineId), LATE_FOR_ALERTS)
+                .name(SpikeThenDrop.OPERATOR).uid(SpikeThenDrop.OPERATOR);
+        alerts.sinkTo(sinks.alerts()).name("alert-board").parallelism(1);
+        alerts.getSideOutput(LATE_FOR_ALERTS).sinkTo(sinks.lateForAlerts()).name("late-for-alerts").parallelism(1);
     }
 
     public Pipeline pipeline() {
