@@ -38,9 +38,19 @@ SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVA
 a window aggregation must group by both window_start and window_end
 
 error
-SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND))
+SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY a, DESCRIPTOR(ts), INTERVAL '1' SECOND))
 ----
-line 1, column 21: the SESSION window table function is not supported yet
+SESSION windows are supported under a window aggregation only
+
+error
+SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY a, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end
+----
+a SESSION window aggregation must group by window_start, window_end and exactly its PARTITION BY columns [a], was grouped by []
+
+error
+SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND, INTERVAL '10' SECOND)) GROUP BY window_start, window_end
+----
+CUMULATE's size (10000 ms) must be a whole multiple of its step (3000 ms)
 
 error
 SELEC a FROM t
@@ -105,4 +115,4 @@ error
 SELECT window_start, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE plain, DESCRIPTOR(ts), INTERVAL '1' SECOND))
 GROUP BY window_start, window_end
 ----
-line 1, column 1: DESCRIPTOR(ts) of TUMBLE must name an event-time attribute (a column with a WATERMARK; the input has none)
+line 1, column 1: DESCRIPTOR(ts) of TUMBLE must name an event-time attribute (a column with a WATERMARK, or the window_time of a window aggregation; the input has none)

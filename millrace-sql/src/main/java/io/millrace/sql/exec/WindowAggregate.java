@@ -3,8 +3,13 @@ package io.millrace.sql.exec;
 import io.millrace.api.DataStream;
 import io.millrace.api.row.Row;
 import io.millrace.api.row.RowType;
+import io.millrace.api.window.Windows;
+import java.time.Duration;
 import io.millrace.sql.runtime.AggregateCall;
 import io.millrace.sql.runtime.CalcFunction;
+import io.millrace.sql.runtime.CumulateFunction;
+import io.millrace.sql.runtime.CumulateSlice;
+import io.millrace.sql.runtime.CumulateSliceFunctions;
 import io.millrace.sql.runtime.Expr;
 import io.millrace.sql.runtime.GroupKey;
 import io.millrace.sql.runtime.WindowAggregateFunction;
@@ -14,9 +19,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A window aggregation over TUMBLE or HOP, grouped by the window and keys: keyed by the keys, then the core's
- * event-time window with an aggregate function, so it is computed from shared slices and pre-aggregated per key and
- * slice before the exchange. Emits one insert per window and key when the watermark passes the window's end.
+ * A window aggregation over TUMBLE, HOP, CUMULATE or SESSION, grouped by the window and keys: keyed by the keys, then
+ * the core's event-time window with an aggregate function, so it is computed from shared slices and pre-aggregated per
+ * key and slice before the exchange. CUMULATE is a tumbling window of one step (its slices), then a keyed function
+ * that merges the steps of each period and emits each cumulative window when it closes; SESSION is the core's
+ * session window keyed by the PARTITION BY keys. Emits one insert per window and key when the watermark passes the
+ * window's end; the result carries {@code window_time} (end − 1 ms) as its timestamp.
  */
 public final class WindowAggregate extends PhysicalNode {
     private final PhysicalNode input;
@@ -28,8 +36,8 @@ public final class WindowAggregate extends PhysicalNode {
     private final int[] layout;
 
     public WindowAggregate(PhysicalNode input, WindowSpec window, Expr preFilter, GroupKey key, List<String> keyNames, AggregateCall[] calls,
-            int[] layout, RowType rowType) {
-        super(rowType, -1);
+            int[] layout, RowType rowType, int rowtime) {
+        super(rowType, rowtime);
         this.input = input;
         this.window = window;
         this.preFilter = preFilter;
@@ -63,6 +71,14 @@ public final class WindowAggregate extends PhysicalNode {
             in = t.name(in.flatMap(new CalcFunction(preFilter, null)), "filter", "Calc(window filter)");
         }
         WindowResultFunction result = new WindowResultFunction(rowType(), key, keyNames.size(), layout);
+        if (window.kind() == WindowSpec.Kind.CUMULATE) {
+            DataStream<CumulateSlice> steps = in.keyBy(key).window(Windows.tumbling(Duration.ofMillis(window.slide()), Duration.ofMillis(window.offset())))
+                    .aggregate(new CumulateSliceFunctions.Accumulate(calls), new CumulateSliceFunctions.Emit());
+            steps = t.name(steps, "window-agg-steps", "WindowAggregate(" + window + ", steps)");
+            DataStream<Row> out = steps.keyBy(new CumulateSlice.Key())
+                    .process(new CumulateFunction(calls, result, window.size(), window.slide(), window.offset()));
+            return t.name(out, "window-agg", "WindowAggregate(" + window + ")");
+        }
         DataStream<Row> out = in.keyBy(key).window(window.assigner()).aggregate(new WindowAggregateFunction(calls), result);
         return t.name(out, "window-agg", "WindowAggregate(" + window + ")");
     }
