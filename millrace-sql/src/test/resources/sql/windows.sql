@@ -121,3 +121,23 @@ GROUP BY window_start, window_end, machine
 +I[2026-01-01T00:00:04Z, 2026-01-01T00:00:08Z, m2, 1, 2]
 +I[2026-01-01T00:00:09Z, 2026-01-01T00:00:13Z, m2, 1, 5]
 +I[2026-01-01T00:00:15Z, 2026-01-01T00:00:19Z, m2, 1, 6]
+
+# Late rows go to the table named by 'late-rows.table'; none of these rows is late (all within the watermark's bound).
+statement ok
+CREATE TABLE readings_dl (
+  machine STRING,
+  temp DOUBLE,
+  n INT,
+  ts TIMESTAMP_LTZ(3),
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${data}/readings.jsonl', 'format' = 'json', 'late-rows.table' = 'too_late');
+CREATE TABLE too_late (`row` STRING, reason STRING, `watermark` TIMESTAMP_LTZ(3)) WITH ('connector' = 'blackhole')
+
+query
+SELECT window_start, machine, COUNT(*) FROM TABLE(CUMULATE(TABLE readings_dl, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '20' SECOND))
+GROUP BY window_start, window_end, machine
+----
++I[2026-01-01T00:00:00Z, m1, 2]
++I[2026-01-01T00:00:00Z, m1, 4]
++I[2026-01-01T00:00:00Z, m2, 2]
++I[2026-01-01T00:00:00Z, m2, 3]

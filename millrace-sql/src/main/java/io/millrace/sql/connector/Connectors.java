@@ -29,6 +29,19 @@ public final class Connectors {
 
     private Connectors() {}
 
+    /** The table option naming the dead-letter table for late rows of windowed queries over the table. */
+    public static final String LATE_ROWS_TABLE = "late-rows.table";
+
+    /** The options without those the planner reads for any connector ({@link #LATE_ROWS_TABLE}). */
+    private static Map<String, String> withoutGeneric(Map<String, String> options) {
+        if (!options.containsKey(LATE_ROWS_TABLE)) {
+            return options;
+        }
+        Map<String, String> o = new LinkedHashMap<>(options);
+        o.remove(LATE_ROWS_TABLE);
+        return o;
+    }
+
     /** Checks a table's options with its connector; fails naming the option and the accepted values. */
     public static TableConnector.Opened open(String table, io.millrace.api.row.RowType type, Map<String, String> options) {
         String name = options.get("connector");
@@ -40,7 +53,7 @@ public final class Connectors {
             throw new ConnectorException("table '" + table + "': unknown connector '" + name + "'; known connectors: "
                     + String.join(", ", BUILT_IN.keySet()));
         }
-        ConnectorOptions o = new ConnectorOptions(table, options);
+        ConnectorOptions o = new ConnectorOptions(table, withoutGeneric(options));
         TableConnector.Opened opened = c.open(type, o);
         o.checkAllUsed();
         return opened;

@@ -120,7 +120,8 @@ final class WindowAggregateLowering {
         boolean single = keyExprs.size() == 1 && !nullableKey;
         GroupKey key = new GroupKey(keyExprs.toArray(new Expr[0]), keyType.build(), single);
         Expr preFilter = condition == null ? null : compiler.compile(condition);
-        return new WindowAggregate(input, window, preFilter, key, keyNames, calls, layout, Types.rowType(agg.getRowType()), rowtime);
+        WindowAggregate.LateRows late = LateRowsPlanner.plan(tvf.getInputs().get(0));
+        return new WindowAggregate(input, window, preFilter, key, keyNames, calls, layout, Types.rowType(agg.getRowType()), rowtime, late);
     }
 
     private AggregateCall call(org.apache.calcite.rel.core.AggregateCall call, List<RexNode> fields, RowType inType, int n) {
