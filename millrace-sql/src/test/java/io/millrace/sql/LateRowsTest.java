@@ -82,4 +82,26 @@ class LateRowsTest {
             assertThat(watermark).as(d).isBetween(BASE + 10_000, BASE + 70_000);
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void currentWatermark_findsTheRowsBehindIt(int parallelism) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 700; i++) {
+            lines.add("{\"machine\":\"m" + i % 3 + "\",\"v\":" + i + ",\"ts\":" + (BASE + i * 100L) + "}");
+            if (i == 600 || i == 650) {
+                lines.add("{\"machine\":\"m9\",\"v\":-" + i + ",\"ts\":" + (BASE + 1000 + i) + "}");
+            }
+        }
+        Files.write(dir.resolve("readings.jsonl"), lines);
+        SqlSession sql = SqlSession.create(PipelineConfig.defaults().parallelism(parallelism));
+        sql.execute("CREATE TABLE readings (machine STRING, v INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) "
+                + "WITH ('connector' = 'filesystem', 'path' = '" + dir.resolve("readings.jsonl") + "', 'format' = 'json')");
+        List<Row> behind = sql.query("SELECT machine, v, CURRENT_WATERMARK(ts) FROM readings WHERE ts <= CURRENT_WATERMARK(ts)");
+        assertThat(behind.stream().map(Row::toString).sorted().toList())
+                .containsExactly("+I[m9, -600, 2026-01-01T00:00:49.100Z]", "+I[m9, -650, 2026-01-01T00:00:49.100Z]");
+        // before the first watermark (the first poll of 512 lines) it is null
+        List<Row> first = sql.query("SELECT v FROM readings WHERE CURRENT_WATERMARK(ts) IS NULL");
+        assertThat(first).hasSize(512);
+    }
 }

@@ -25,7 +25,9 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
  *   {@link java.time.format.DateTimeFormatter} pattern {@code format} (default {@code yyyy-MM-dd HH:mm:ss}; fields
  *   the pattern lacks are 0, the month and day 1), in UTC; null when {@code s} does not match;</li>
  *   <li>{@code DATE_FORMAT(ts, format)}: the timestamp (or a string read as {@code TO_TIMESTAMP} reads it) written
- *   with the pattern {@code format}, in UTC, as a {@code STRING}.</li>
+ *   with the pattern {@code format}, in UTC, as a {@code STRING};</li>
+ *   <li>{@code CURRENT_WATERMARK(ts)}: the watermark of the operator evaluating it, null before the first one
+ *   (see {@link io.millrace.sql.runtime.CurrentWatermark}).</li>
  * </ul>
  */
 final class FlinkFunctions {
@@ -52,8 +54,17 @@ final class FlinkFunctions {
                     OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)),
             SqlFunctionCategory.TIMEDATE);
 
+    static final SqlFunction CURRENT_WATERMARK = new SqlFunction("CURRENT_WATERMARK", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.cascade(ReturnTypes.ARG0, SqlTypeTransforms.FORCE_NULLABLE), null, OperandTypes.family(SqlTypeFamily.TIMESTAMP),
+            SqlFunctionCategory.TIMEDATE) {
+        @Override
+        public boolean isDeterministic() {
+            return false;
+        }
+    };
+
     /** The table of these functions. */
     static SqlOperatorTable table() {
-        return SqlOperatorTables.of(SPLIT_INDEX, REGEXP_EXTRACT, TO_TIMESTAMP, DATE_FORMAT);
+        return SqlOperatorTables.of(SPLIT_INDEX, REGEXP_EXTRACT, TO_TIMESTAMP, DATE_FORMAT, CURRENT_WATERMARK);
     }
 }

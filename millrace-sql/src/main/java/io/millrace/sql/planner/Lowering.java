@@ -53,7 +53,8 @@ public final class Lowering {
         }
         if (rel instanceof LogicalFilter filter) {
             PhysicalNode in = lower(filter.getInput());
-            return new Calc(in, compiler.compile(filter.getCondition()), null, in.rowType(), in.rowtime(), "where=[" + filter.getCondition() + "]");
+            return new Calc(in, compiler.compile(filter.getCondition()), null, in.rowType(), in.rowtime(), "where=[" + filter.getCondition() + "]",
+                    readsWatermark(List.of(filter.getCondition())));
         }
         if (rel instanceof LogicalProject project) {
             return project(project, compiler);
@@ -105,7 +106,22 @@ public final class Lowering {
             return in; // a projection of every column as it is: no operator
         }
         String text = (condition == null ? "" : "where=[" + condition + "], ") + "select=[" + selectText(project) + "]";
-        return new Calc(in, condition == null ? null : compiler.compile(condition), new RowProjector(out, copies, computed), out, rowtime, text);
+        List<RexNode> all = new java.util.ArrayList<>(exprs);
+        if (condition != null) {
+            all.add(condition);
+        }
+        return new Calc(in, condition == null ? null : compiler.compile(condition), new RowProjector(out, copies, computed), out, rowtime, text,
+                readsWatermark(all));
+    }
+
+    /** Whether any of {@code exprs} calls CURRENT_WATERMARK. */
+    static boolean readsWatermark(List<RexNode> exprs) {
+        for (RexNode e : exprs) {
+            if (e instanceof RexCall c && (c.getOperator().getName().equalsIgnoreCase("CURRENT_WATERMARK") || readsWatermark(c.getOperands()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isIdentity(int[] copies) {

@@ -197,6 +197,8 @@ final class ScalarFunctions {
                     return p == null ? null : TemporalFunctions.parse((String) v, TemporalFunctions.formatter((String) p));
                 };
             }
+            case "CURRENT_WATERMARK":
+                return row -> io.millrace.sql.runtime.CurrentWatermark.get();
             case "DATE_FORMAT": {
                 Expr time = ops.get(0);
                 boolean text = Types.fieldTypeOrNull(call.getOperands().get(0).getType()) == FieldType.STRING;

@@ -72,6 +72,10 @@ final class WindowAggregateLowering {
         }
         if (condition != null) {
             requireNoWindowColumns(condition, n, "the WHERE condition of a window aggregation");
+            if (Lowering.readsWatermark(List.of(condition))) {
+                throw new UnsupportedSql("CURRENT_WATERMARK in the WHERE of a window aggregation is not supported yet: filter the window "
+                        + "function's table in a subquery or view, TABLE(TUMBLE(TABLE v, ...))");
+            }
         }
 
         List<Integer> groups = agg.getGroupSet().asList();
