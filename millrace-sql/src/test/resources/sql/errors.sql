@@ -38,9 +38,19 @@ SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVA
 a window aggregation must group by both window_start and window_end
 
 error
-SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '1' SECOND))
+SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY a, DESCRIPTOR(ts), INTERVAL '1' SECOND))
 ----
-line 1, column 21: the SESSION window table function is not supported yet
+SESSION windows are supported under a window aggregation only
+
+error
+SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY a, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end
+----
+a SESSION window aggregation must group by window_start, window_end and exactly its PARTITION BY columns [a], was grouped by []
+
+error
+SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '3' SECOND, INTERVAL '10' SECOND)) GROUP BY window_start, window_end
+----
+CUMULATE's size (10000 ms) must be a whole multiple of its step (3000 ms)
 
 error
 SELEC a FROM t
@@ -105,4 +115,22 @@ error
 SELECT window_start, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE plain, DESCRIPTOR(ts), INTERVAL '1' SECOND))
 GROUP BY window_start, window_end
 ----
-line 1, column 1: DESCRIPTOR(ts) of TUMBLE must name an event-time attribute (a column with a WATERMARK; the input has none)
+line 1, column 1: DESCRIPTOR(ts) of TUMBLE must name an event-time attribute (a column with a WATERMARK, or the window_time of a window aggregation; the input has none)
+
+# The dead-letter table of late rows ('late-rows.table' of the source) must exist and have known columns.
+statement ok
+CREATE TABLE t_late (a INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts)
+WITH ('connector' = 'filesystem', 'path' = '${data}/t.jsonl', 'format' = 'json', 'late-rows.table' = 'nope');
+CREATE TABLE bad_dl (`row` STRING, extra INT) WITH ('connector' = 'blackhole');
+CREATE TABLE t_late2 (a INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts)
+WITH ('connector' = 'filesystem', 'path' = '${data}/t.jsonl', 'format' = 'json', 'late-rows.table' = 'bad_dl')
+
+error
+SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t_late, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end
+----
+line 1, column 1: option 'late-rows.table' = 'nope' of table 't_late': there is no table named 'nope'
+
+error
+SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t_late2, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end
+----
+dead-letter table 'bad_dl' has column 'extra'; its columns can be row STRING, reason STRING, event_time TIMESTAMP_LTZ(3), watermark TIMESTAMP_LTZ(3), operator STRING

@@ -61,3 +61,83 @@ SELECT machine, c FROM (
   GROUP BY window_start, window_end, machine) WHERE c > 3
 ----
 +I[m1, 4]
+
+# window_time (window_end - 1 ms) can be grouped by; it is the event-time attribute of the result.
+query
+SELECT window_start, window_end, window_time, machine, COUNT(*) FROM TABLE(TUMBLE(TABLE readings, DESCRIPTOR(ts), INTERVAL '5' SECOND))
+GROUP BY window_start, window_end, window_time, machine
+----
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:05Z, 2026-01-01T00:00:04.999Z, m1, 2]
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:05Z, 2026-01-01T00:00:04.999Z, m2, 1]
++I[2026-01-01T00:00:05Z, 2026-01-01T00:00:10Z, 2026-01-01T00:00:09.999Z, m2, 1]
++I[2026-01-01T00:00:10Z, 2026-01-01T00:00:15Z, 2026-01-01T00:00:14.999Z, m1, 2]
++I[2026-01-01T00:00:15Z, 2026-01-01T00:00:20Z, 2026-01-01T00:00:19.999Z, m2, 1]
+
+# Cascading windows: a 10-second TUMBLE over the result of a 5-second one, on its window_time.
+statement ok
+CREATE VIEW per5s AS
+SELECT window_start AS ws, window_time AS wt, machine, COUNT(*) AS c, SUM(temp) AS s
+FROM TABLE(TUMBLE(TABLE readings, DESCRIPTOR(ts), INTERVAL '5' SECOND))
+GROUP BY window_start, window_end, window_time, machine
+
+query
+SELECT window_start, window_end, machine, SUM(c), MAX(s), COUNT(*) FROM TABLE(TUMBLE(TABLE per5s, DESCRIPTOR(wt), INTERVAL '10' SECOND))
+GROUP BY window_start, window_end, machine
+----
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:10Z, m1, 2, 42.0, 1]
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:10Z, m2, 2, 31.0, 2]
++I[2026-01-01T00:00:10Z, 2026-01-01T00:00:20Z, m1, 2, 50.0, 1]
++I[2026-01-01T00:00:10Z, 2026-01-01T00:00:20Z, m2, 1, 35.0, 1]
+
+query
+SELECT window_start, window_end, window_time, machine, n FROM TABLE(CUMULATE(TABLE readings, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))
+WHERE n = 1
+----
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:05Z, 2026-01-01T00:00:04.999Z, m1, 1]
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:10Z, 2026-01-01T00:00:09.999Z, m1, 1]
+
+# CUMULATE: windows of 10 seconds that grow by 5 seconds, each emitted once when it closes.
+query
+SELECT window_start, window_end, machine, COUNT(*) AS c, SUM(temp), MAX(n)
+FROM TABLE(CUMULATE(TABLE readings, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))
+GROUP BY window_start, window_end, machine
+----
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:05Z, m1, 2, 42.0, 3]
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:10Z, m1, 2, 42.0, 3]
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:05Z, m2, 1, 30.0, 2]
++I[2026-01-01T00:00:00Z, 2026-01-01T00:00:10Z, m2, 2, 61.0, 5]
++I[2026-01-01T00:00:10Z, 2026-01-01T00:00:15Z, m1, 2, 50.0, 4]
++I[2026-01-01T00:00:10Z, 2026-01-01T00:00:20Z, m1, 2, 50.0, 4]
++I[2026-01-01T00:00:10Z, 2026-01-01T00:00:20Z, m2, 1, 35.0, 6]
+
+# SESSION with PARTITION BY, as in Flink: per machine, runs of readings less than 4 seconds apart.
+query
+SELECT window_start, window_end, machine, COUNT(*), SUM(n)
+FROM TABLE(SESSION(TABLE readings PARTITION BY machine, DESCRIPTOR(ts), INTERVAL '4' SECOND))
+GROUP BY window_start, window_end, machine
+----
++I[2026-01-01T00:00:01Z, 2026-01-01T00:00:07Z, m1, 2, 4]
++I[2026-01-01T00:00:11Z, 2026-01-01T00:00:16Z, m1, 2, 4]
++I[2026-01-01T00:00:04Z, 2026-01-01T00:00:08Z, m2, 1, 2]
++I[2026-01-01T00:00:09Z, 2026-01-01T00:00:13Z, m2, 1, 5]
++I[2026-01-01T00:00:15Z, 2026-01-01T00:00:19Z, m2, 1, 6]
+
+# Late rows go to the table named by 'late-rows.table'; none of these rows is late (all within the watermark's bound).
+statement ok
+CREATE TABLE readings_dl (
+  machine STRING,
+  temp DOUBLE,
+  n INT,
+  ts TIMESTAMP_LTZ(3),
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${data}/readings.jsonl', 'format' = 'json', 'late-rows.table' = 'too_late');
+CREATE TABLE too_late (`row` STRING, reason STRING, `watermark` TIMESTAMP_LTZ(3)) WITH ('connector' = 'blackhole')
+
+query
+SELECT window_start, machine, COUNT(*) FROM TABLE(CUMULATE(TABLE readings_dl, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '20' SECOND))
+GROUP BY window_start, window_end, machine
+----
++I[2026-01-01T00:00:00Z, m1, 2]
++I[2026-01-01T00:00:00Z, m1, 4]
++I[2026-01-01T00:00:00Z, m2, 2]
++I[2026-01-01T00:00:00Z, m2, 3]

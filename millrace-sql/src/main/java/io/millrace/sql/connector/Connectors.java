@@ -29,6 +29,19 @@ public final class Connectors {
 
     private Connectors() {}
 
+    /** The table option naming the dead-letter table for late rows of windowed queries over the table. */
+    public static final String LATE_ROWS_TABLE = "late-rows.table";
+
+    /** The options without those the planner reads for any connector ({@link #LATE_ROWS_TABLE}). */
+    private static Map<String, String> withoutGeneric(Map<String, String> options) {
+        if (!options.containsKey(LATE_ROWS_TABLE)) {
+            return options;
+        }
+        Map<String, String> o = new LinkedHashMap<>(options);
+        o.remove(LATE_ROWS_TABLE);
+        return o;
+    }
+
     /** Checks a table's options with its connector; fails naming the option and the accepted values. */
     public static TableConnector.Opened open(String table, io.millrace.api.row.RowType type, Map<String, String> options) {
         return open(table, type, java.util.List.of(), options);
@@ -46,7 +59,7 @@ public final class Connectors {
             throw new ConnectorException("table '" + table + "': unknown connector '" + name + "'; known connectors: "
                     + String.join(", ", BUILT_IN.keySet()));
         }
-        ConnectorOptions o = new ConnectorOptions(table, options, primaryKey);
+        ConnectorOptions o = new ConnectorOptions(table, withoutGeneric(options), primaryKey);
         TableConnector.Opened opened = c.open(type, o);
         o.checkAllUsed();
         return opened;

@@ -6,7 +6,10 @@ import io.millrace.api.row.RowType;
 import io.millrace.sql.runtime.WindowAssignFunction;
 import java.util.List;
 
-/** TUMBLE or HOP not under an aggregation: each row once per window, with {@code window_start} and {@code window_end}. */
+/**
+ * TUMBLE, HOP or CUMULATE not under an aggregation: each row once per window, with {@code window_start},
+ * {@code window_end} and {@code window_time}.
+ */
 public final class WindowTableFunction extends PhysicalNode {
     private final PhysicalNode input;
     private final WindowSpec window;
@@ -35,7 +38,8 @@ public final class WindowTableFunction extends PhysicalNode {
     @Override
     public DataStream<Row> translate(Translation t) {
         DataStream<Row> in = t.input(input);
-        WindowAssignFunction f = new WindowAssignFunction(rowType(), window.timeColumn(), window.size(), window.slide(), window.offset());
+        WindowAssignFunction f = new WindowAssignFunction(rowType(), window.timeColumn(), window.size(), window.slide(), window.offset(),
+                window.kind() == WindowSpec.Kind.CUMULATE);
         return t.name(in.flatMap(f), "window-tvf", "WindowTableFunction(" + window + ")");
     }
 }

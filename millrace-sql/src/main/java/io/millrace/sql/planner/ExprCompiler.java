@@ -237,9 +237,51 @@ public final class ExprCompiler {
                 return like(call);
             case EXTRACT:
                 return extract(call);
+            case REINTERPRET: {
+                // an interval's milliseconds as a number, or back (TIMESTAMPDIFF): the value stays as it is
+                RexNode operand = call.getOperands().get(0);
+                boolean millis = operand.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME
+                        || call.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME;
+                if (!millis) {
+                    throw new UnsupportedSql("Reinterpret of " + operand.getType() + " as " + call.getType() + " is not supported yet");
+                }
+                return compile(operand);
+            }
             default:
                 return new ScalarFunctions(this).function(call);
         }
+    }
+
+    /**
+     * Arithmetic with a day-time interval result, in milliseconds (as {@code TIMESTAMPADD} and {@code TIMESTAMPDIFF}
+     * become): the difference of two timestamps, a sum or difference of intervals, an interval times or divided by a
+     * whole number.
+     */
+    private static Expr dayTimeInterval(SqlKind kind, RexCall call, Expr a, Expr b) {
+        if (kind == SqlKind.MOD) {
+            throw new UnsupportedSql("interval arithmetic (" + call + ") is not supported yet");
+        }
+        String text = call.toString();
+        return row -> {
+            Object x = a.eval(row);
+            Object y = x == null ? null : b.eval(row);
+            if (y == null) {
+                return null;
+            }
+            long l = ((Number) x).longValue();
+            long r = ((Number) y).longValue();
+            return switch (kind) {
+                case PLUS -> Math.addExact(l, r);
+                case MINUS -> Math.subtractExact(l, r);
+                case TIMES -> Math.multiplyExact(l, r);
+                default -> {
+                    if (r == 0) {
+                        throw new ArithmeticException("division by zero in " + text);
+                    }
+                    yield l / r;
+                }
+            };
+        };
     }
 
     private static boolean isIntegral(FieldType t) {
@@ -385,6 +427,9 @@ public final class ExprCompiler {
     }
 
     private static Expr arithmetic(SqlKind kind, RexCall call, Expr a, Expr b) {
+        if (call.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME) {
+            return dayTimeInterval(kind, call, a, b);
+        }
         FieldType t = Types.fieldTypeOrNull(call.getType());
         if (t == null) {
             throw new UnsupportedSql("operator " + call.getOperator().getName() + " with result type " + call.getType() + " is not supported yet");

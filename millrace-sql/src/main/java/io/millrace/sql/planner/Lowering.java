@@ -53,7 +53,8 @@ public final class Lowering {
         }
         if (rel instanceof LogicalFilter filter) {
             PhysicalNode in = lower(filter.getInput());
-            return new Calc(in, compiler.compile(filter.getCondition()), null, in.rowType(), in.rowtime(), "where=[" + filter.getCondition() + "]");
+            return new Calc(in, compiler.compile(filter.getCondition()), null, in.rowType(), in.rowtime(), "where=[" + filter.getCondition() + "]",
+                    readsWatermark(List.of(filter.getCondition())));
         }
         if (rel instanceof LogicalProject project) {
             return project(project, compiler);
@@ -64,7 +65,12 @@ public final class Lowering {
                 throw new UnsupportedSql("a window table function over an updating input (changelog " + in.changelogMode()
                         + ", like an 'upsert-kafka' table) is not supported yet: windows take append-only input");
             }
-            return new WindowTableFunction(in, windowSpec(tvf, in), Types.rowType(tvf.getRowType()));
+            WindowSpec window = windowSpec(tvf, in);
+            if (window.kind() == WindowSpec.Kind.SESSION) {
+                throw new UnsupportedSql("SESSION windows are supported under a window aggregation only "
+                        + "(GROUP BY window_start, window_end and the PARTITION BY keys)");
+            }
+            return new WindowTableFunction(in, window, Types.rowType(tvf.getRowType()));
         }
         if (rel instanceof LogicalAggregate agg) {
             return new WindowAggregateLowering(this, compiler).lower(agg);
@@ -104,7 +110,22 @@ public final class Lowering {
             return in; // a projection of every column as it is: no operator
         }
         String text = (condition == null ? "" : "where=[" + condition + "], ") + "select=[" + selectText(project) + "]";
-        return new Calc(in, condition == null ? null : compiler.compile(condition), new RowProjector(out, copies, computed), out, rowtime, text);
+        List<RexNode> all = new java.util.ArrayList<>(exprs);
+        if (condition != null) {
+            all.add(condition);
+        }
+        return new Calc(in, condition == null ? null : compiler.compile(condition), new RowProjector(out, copies, computed), out, rowtime, text,
+                readsWatermark(all));
+    }
+
+    /** Whether any of {@code exprs} calls CURRENT_WATERMARK. */
+    static boolean readsWatermark(List<RexNode> exprs) {
+        for (RexNode e : exprs) {
+            if (e instanceof RexCall c && (c.getOperator().getName().equalsIgnoreCase("CURRENT_WATERMARK") || readsWatermark(c.getOperands()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isIdentity(int[] copies) {
@@ -126,36 +147,68 @@ public final class Lowering {
         return b.toString();
     }
 
-    /** The window of a TUMBLE or HOP call; its time column must be the input's event-time attribute. */
+    /**
+     * The window of a TUMBLE, HOP, CUMULATE or SESSION call; its time column must be the input's event-time
+     * attribute.
+     */
     static WindowSpec windowSpec(TableFunctionScan tvf, PhysicalNode input) {
         RexCall call = (RexCall) tvf.getCall();
         String kind = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
-        if (!kind.equals("TUMBLE") && !kind.equals("HOP")) {
-            throw new UnsupportedSql("table function " + call.getOperator().getName() + " is not supported yet: use TUMBLE or HOP");
+        if (!List.of("TUMBLE", "HOP", "CUMULATE", "SESSION").contains(kind)) {
+            throw new UnsupportedSql("table function " + call.getOperator().getName() + " is not supported yet: use TUMBLE, HOP, CUMULATE or SESSION");
         }
-        RexCall descriptor = (RexCall) call.getOperands().get(0);
+        List<RexNode> ops = new java.util.ArrayList<>(call.getOperands());
+        if (!ops.isEmpty() && !(ops.get(0) instanceof RexCall c && c.getKind() == org.apache.calcite.sql.SqlKind.DESCRIPTOR)) {
+            ops.remove(0); // the table operand, when Calcite keeps it
+        }
+        RexCall descriptor = (RexCall) ops.get(0);
         int column = ((RexInputRef) descriptor.getOperands().get(0)).getIndex();
         String name = input.rowType().name(column);
         if (column != input.rowtime()) {
-            throw new UnsupportedSql("DESCRIPTOR(" + name + ") of " + kind + " must name an event-time attribute (a column with a WATERMARK"
+            throw new UnsupportedSql("DESCRIPTOR(" + name + ") of " + kind + " must name an event-time attribute (a column with a WATERMARK, "
+                    + "or the window_time of a window aggregation"
                     + (input.rowtime() >= 0 ? "; here that is '" + input.rowType().name(input.rowtime()) + "'" : "; the input has none") + ")");
         }
         if (input.rowType().type(column) != FieldType.TIMESTAMP) {
             throw new UnsupportedSql("DESCRIPTOR(" + name + ") must name a TIMESTAMP or TIMESTAMP_LTZ column");
         }
-        List<RexNode> ops = call.getOperands();
-        if (kind.equals("TUMBLE")) {
-            long size = millis(ops.get(1), "the size of TUMBLE");
-            long offset = ops.size() > 2 ? millis(ops.get(2), "the offset of TUMBLE") : 0;
-            return new WindowSpec(true, size, size, offset, column, name);
+        switch (kind) {
+            case "TUMBLE" -> {
+                long size = millis(ops.get(1), "the size of TUMBLE");
+                long offset = ops.size() > 2 ? millis(ops.get(2), "the offset of TUMBLE") : 0;
+                return new WindowSpec(WindowSpec.Kind.TUMBLE, size, size, offset, column, name, List.of(), List.of());
+            }
+            case "HOP", "CUMULATE" -> {
+                String slideName = kind.equals("HOP") ? "slide" : "step";
+                long slide = millis(ops.get(1), "the " + slideName + " of " + kind);
+                long size = millis(ops.get(2), "the size of " + kind);
+                long offset = ops.size() > 3 ? millis(ops.get(3), "the offset of " + kind) : 0;
+                if (size % slide != 0) {
+                    throw new UnsupportedSql(kind + "'s size (" + size + " ms) must be a whole multiple of its " + slideName + " (" + slide + " ms)");
+                }
+                return new WindowSpec(kind.equals("HOP") ? WindowSpec.Kind.HOP : WindowSpec.Kind.CUMULATE, size, slide, offset, column, name,
+                        List.of(), List.of());
+            }
+            default -> {
+                return sessionSpec(ops, column, name, input);
+            }
         }
-        long slide = millis(ops.get(1), "the slide of HOP");
-        long size = millis(ops.get(2), "the size of HOP");
-        long offset = ops.size() > 3 ? millis(ops.get(3), "the offset of HOP") : 0;
-        if (size % slide != 0) {
-            throw new UnsupportedSql("HOP's size (" + size + " ms) must be a whole multiple of its slide (" + slide + " ms)");
+    }
+
+    private static WindowSpec sessionSpec(List<RexNode> ops, int column, String name, PhysicalNode input) {
+        List<Integer> keys = new java.util.ArrayList<>();
+        List<String> keyNames = new java.util.ArrayList<>();
+        int gapAt = 1;
+        if (ops.size() > 2 && ops.get(1) instanceof RexCall keyDescriptor && keyDescriptor.getKind() == org.apache.calcite.sql.SqlKind.DESCRIPTOR) {
+            for (RexNode k : keyDescriptor.getOperands()) {
+                int i = ((RexInputRef) k).getIndex();
+                keys.add(i);
+                keyNames.add(input.rowType().name(i));
+            }
+            gapAt = 2;
         }
-        return new WindowSpec(false, size, slide, offset, column, name);
+        long gap = millis(ops.get(gapAt), "the gap of SESSION");
+        return new WindowSpec(WindowSpec.Kind.SESSION, gap, gap, 0, column, name, List.copyOf(keys), List.copyOf(keyNames));
     }
 
     private static long millis(RexNode node, String what) {

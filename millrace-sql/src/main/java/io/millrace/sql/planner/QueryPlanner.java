@@ -80,7 +80,7 @@ public final class QueryPlanner {
         SqlValidator validator = c.validator();
         SqlNode validated;
         try {
-            validated = validator.validate(parsed);
+            validated = validator.validate(SessionPartitioning.rewrite(parsed));
         } catch (CalciteContextException e) {
             throw fromCalcite(e, query);
         } catch (RuntimeException e) {
@@ -114,7 +114,7 @@ public final class QueryPlanner {
         }
 
         SqlValidator validator() {
-            return SqlValidatorUtil.newValidator(SqlOperatorTables.chain(SqlStdOperatorTable.instance(), FlinkFunctions.table(), reader), reader, types,
+            return SqlValidatorUtil.newValidator(SqlOperatorTables.chain(WindowFunctions.withStandardOperators(), FlinkFunctions.table(), reader), reader, types,
                     SqlValidator.Config.DEFAULT.withIdentifierExpansion(true).withConformance(SqlConformanceEnum.DEFAULT));
         }
 
@@ -134,7 +134,7 @@ public final class QueryPlanner {
                 throw new IllegalStateException("the text of view " + viewPath + " does not parse any more: " + e.getMessage(), e);
             }
             SqlValidator validator = validator();
-            return convert(validator, validator.validate(parsed));
+            return convert(validator, validator.validate(SessionPartitioning.rewrite(parsed)));
         }
     }
 

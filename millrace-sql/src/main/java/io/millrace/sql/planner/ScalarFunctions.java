@@ -180,6 +180,48 @@ final class ScalarFunctions {
                     return pattern == null ? null : extract(pattern, (String) v, ((Number) g).intValue());
                 };
             }
+            case "TO_TIMESTAMP": {
+                Expr s = ops.get(0);
+                if (ops.size() == 1 || call.getOperands().get(1) instanceof RexLiteral) {
+                    TemporalFunctions.Pattern f = new TemporalFunctions.Pattern(ops.size() == 1 ? TemporalFunctions.DEFAULT_FORMAT
+                            : ((RexLiteral) call.getOperands().get(1)).getValueAs(String.class));
+                    return row -> {
+                        Object v = s.eval(row);
+                        return v == null ? null : TemporalFunctions.parse((String) v, f.get());
+                    };
+                }
+                Expr format = ops.get(1);
+                return row -> {
+                    Object v = s.eval(row);
+                    Object p = v == null ? null : format.eval(row);
+                    return p == null ? null : TemporalFunctions.parse((String) v, TemporalFunctions.formatter((String) p));
+                };
+            }
+            case "CURRENT_WATERMARK":
+                return row -> io.millrace.sql.runtime.CurrentWatermark.get();
+            case "DATE_FORMAT": {
+                Expr time = ops.get(0);
+                boolean text = Types.fieldTypeOrNull(call.getOperands().get(0).getType()) == FieldType.STRING;
+                Expr format = ops.get(1);
+                TemporalFunctions.Pattern fixed = call.getOperands().get(1) instanceof RexLiteral lit
+                        ? new TemporalFunctions.Pattern(lit.getValueAs(String.class)) : null;
+                TemporalFunctions.Pattern readText = new TemporalFunctions.Pattern(TemporalFunctions.DEFAULT_FORMAT);
+                return row -> {
+                    Object v = time.eval(row);
+                    if (v == null) {
+                        return null;
+                    }
+                    Long millis = text ? TemporalFunctions.parse((String) v, readText.get()) : (Long) v;
+                    if (millis == null) {
+                        return null;
+                    }
+                    if (fixed != null) {
+                        return TemporalFunctions.format(millis, fixed.get());
+                    }
+                    Object p = format.eval(row);
+                    return p == null ? null : TemporalFunctions.format(millis, TemporalFunctions.formatter((String) p));
+                };
+            }
             default:
                 throw new UnsupportedSql("function " + call.getOperator().getName() + " is not supported yet");
         }

@@ -16,8 +16,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * Rejects, at their place in the text, the constructs Calcite accepts but the planner cannot run yet: regular joins,
- * aggregations that are not over a window table function, ORDER BY and LIMIT, DISTINCT, OVER windows, set operations
- * and the SESSION window.
+ * aggregations that are not over a window table function, ORDER BY and LIMIT, DISTINCT, OVER windows and set
+ * operations.
  */
 final class UnsupportedConstructs {
     private final SqlText query;
@@ -106,7 +106,7 @@ final class UnsupportedConstructs {
             n = as.operand(0);
         }
         if (n instanceof SqlBasicCall table && table.getKind() == SqlKind.COLLECTION_TABLE) {
-            return table.operand(0) instanceof SqlCall inner && isFunction(inner, "TUMBLE", "HOP");
+            return table.operand(0) instanceof SqlCall inner && isFunction(inner, "TUMBLE", "HOP", "CUMULATE", "SESSION");
         }
         return false;
     }
@@ -127,11 +127,7 @@ final class UnsupportedConstructs {
             throw fail(call.getParserPosition(), kind + " is not supported yet");
         }
         if (kind == SqlKind.OVER) {
-            throw fail(call.getParserPosition(), "OVER windows are not supported yet: use a window table function (TUMBLE, HOP)");
-        }
-        if (kind == SqlKind.SESSION || call.getKind() == SqlKind.OTHER_FUNCTION && isFunction(call, "SESSION", "CUMULATE")) {
-            throw fail(call.getParserPosition(), "the " + call.getOperator().getName().toUpperCase(java.util.Locale.ROOT)
-                    + " window table function is not supported yet: use TUMBLE or HOP");
+            throw fail(call.getParserPosition(), "OVER windows are not supported yet: use a window table function (TUMBLE, HOP, CUMULATE, SESSION)");
         }
         if (kind == SqlKind.SELECT || kind == SqlKind.EXISTS || kind == SqlKind.IN && call.operand(1) instanceof SqlSelect) {
             if (kind != SqlKind.SELECT) {

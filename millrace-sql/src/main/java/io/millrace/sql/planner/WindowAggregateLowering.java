@@ -25,9 +25,11 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * Lowers {@code Aggregate(Project?(Filter?(TUMBLE|HOP(input))))} grouped by {@code window_start}, {@code window_end}
- * and keys onto a {@link WindowAggregate}: the keys and the aggregate arguments are computed from the window
- * function's input rows, the filter runs before the window, and the window bounds come from the core window.
+ * Lowers {@code Aggregate(Project?(Filter?(TUMBLE|HOP|CUMULATE|SESSION(input))))} grouped by {@code window_start},
+ * {@code window_end}, optionally {@code window_time}, and keys onto a {@link WindowAggregate}: the keys and the
+ * aggregate arguments are computed from the window function's input rows, the filter runs before the window, and the
+ * window bounds come from the core window. {@code window_time} in the result is its event-time attribute, so the
+ * result can be windowed again.
  */
 final class WindowAggregateLowering {
     private final Lowering lowering;
@@ -70,6 +72,10 @@ final class WindowAggregateLowering {
         }
         if (condition != null) {
             requireNoWindowColumns(condition, n, "the WHERE condition of a window aggregation");
+            if (Lowering.readsWatermark(List.of(condition))) {
+                throw new UnsupportedSql("CURRENT_WATERMARK in the WHERE of a window aggregation is not supported yet: filter the window "
+                        + "function's table in a subquery or view, TABLE(TUMBLE(TABLE v, ...))");
+            }
         }
 
         List<Integer> groups = agg.getGroupSet().asList();
@@ -80,6 +86,7 @@ final class WindowAggregateLowering {
         boolean start = false;
         boolean end = false;
         boolean nullableKey = false;
+        int rowtime = -1;
         for (int g = 0; g < groups.size(); g++) {
             RexNode e = fields.get(groups.get(g));
             String name = agg.getRowType().getFieldNames().get(g);
@@ -89,6 +96,9 @@ final class WindowAggregateLowering {
             } else if (e instanceof RexInputRef ref && ref.getIndex() == n + 1) {
                 layout[g] = WindowResultFunction.WINDOW_END;
                 end = true;
+            } else if (e instanceof RexInputRef ref && ref.getIndex() == n + 2) {
+                layout[g] = WindowResultFunction.WINDOW_TIME;
+                rowtime = rowtime < 0 ? g : rowtime;
             } else {
                 requireNoWindowColumns(e, n, "grouping key '" + name + "'");
                 layout[g] = keyExprs.size();
@@ -98,6 +108,9 @@ final class WindowAggregateLowering {
                 Types.addField(keyType, "k" + keyNames.size(), e.getType(), true);
                 nullableKey |= e.getType().isNullable() || !t.isPrimitive() && t != FieldType.STRING; // rows and decimals: keyed as a Row
             }
+        }
+        if (window.kind() == WindowSpec.Kind.SESSION) {
+            requireSessionKeys(window, groups, fields, n, keyNames);
         }
         if (!start || !end) {
             throw new UnsupportedSql("a window aggregation must group by both window_start and window_end of its window table function");
@@ -111,7 +124,8 @@ final class WindowAggregateLowering {
         boolean single = keyExprs.size() == 1 && !nullableKey;
         GroupKey key = new GroupKey(keyExprs.toArray(new Expr[0]), keyType.build(), single);
         Expr preFilter = condition == null ? null : compiler.compile(condition);
-        return new WindowAggregate(input, window, preFilter, key, keyNames, calls, layout, Types.rowType(agg.getRowType()));
+        WindowAggregate.LateRows late = LateRowsPlanner.plan(tvf.getInputs().get(0));
+        return new WindowAggregate(input, window, preFilter, key, keyNames, calls, layout, Types.rowType(agg.getRowType()), rowtime, late);
     }
 
     private AggregateCall call(org.apache.calcite.rel.core.AggregateCall call, List<RexNode> fields, RowType inType, int n) {
@@ -163,6 +177,28 @@ final class WindowAggregateLowering {
         return new AggregateCall(kind, -1, argType, compiler.compile(arg), floating, result, text, decimal);
     }
 
+    /**
+     * A session is a run of rows of one partition, so the group keys must be the PARTITION BY keys: keying the core's
+     * session windows by them gives the same sessions as partitioning first.
+     */
+    private static void requireSessionKeys(WindowSpec window, List<Integer> groups, List<RexNode> fields, int n, List<String> keyNames) {
+        java.util.Set<Integer> grouped = new java.util.HashSet<>();
+        boolean plain = true;
+        for (int g : groups) {
+            RexNode e = fields.get(g);
+            if (e instanceof RexInputRef ref && ref.getIndex() < n) {
+                grouped.add(ref.getIndex());
+            } else if (!(e instanceof RexInputRef ref && ref.getIndex() <= n + 2)) {
+                plain = false;
+            }
+        }
+        if (!plain || !grouped.equals(new java.util.HashSet<>(window.partitionKeys()))) {
+            throw new UnsupportedSql("a SESSION window aggregation must group by window_start, window_end and exactly its PARTITION BY columns "
+                    + (window.partitionKeyNames().isEmpty() ? "(none here)" : window.partitionKeyNames()) + ", was grouped by " + keyNames
+                    + ": write SESSION(TABLE t PARTITION BY " + (keyNames.isEmpty() ? "k" : String.join(", ", keyNames)) + ", DESCRIPTOR(...), gap)");
+        }
+    }
+
     private static FieldType fieldType(RelDataType type, String what) {
         FieldType t = Types.fieldTypeOrNull(type);
         if (t == null) {
@@ -173,9 +209,9 @@ final class WindowAggregateLowering {
 
     private static void requireNoWindowColumns(RexNode e, int n, String what) {
         ImmutableBitSet used = RelOptUtil.InputFinder.bits(e);
-        if (used.get(n) || used.get(n + 1)) {
-            throw new UnsupportedSql(what + " uses window_start or window_end in an expression, which is not supported yet: "
-                    + "group by window_start, window_end as they are and compute on them in an outer query");
+        if (used.get(n) || used.get(n + 1) || used.get(n + 2)) {
+            throw new UnsupportedSql(what + " uses window_start, window_end or window_time in an expression, which is not supported yet: "
+                    + "group by window_start, window_end (and window_time) as they are and compute on them in an outer query");
         }
     }
 }

@@ -18,11 +18,13 @@ public final class WindowResultFunction extends ProcessWindowFunction<Object[], 
     public static final int WINDOW_START = -1;
     /** {@link #layout} code of the window's end. */
     public static final int WINDOW_END = -2;
+    /** {@link #layout} code of the window's time, its end − 1 ms (the timestamp the result carries). */
+    public static final int WINDOW_TIME = -3;
 
     private final RowType outType;
     private final GroupKey key;
     private final int keys;
-    /** Per output column: WINDOW_START, WINDOW_END, a key component {@code 0..keys-1}, or {@code keys + call}. */
+    /** Per output column: WINDOW_START, WINDOW_END, WINDOW_TIME, a key component {@code 0..keys-1}, or {@code keys + call}. */
     private final int[] layout;
     private transient RowBuilder builder;
 
@@ -35,25 +37,32 @@ public final class WindowResultFunction extends ProcessWindowFunction<Object[], 
 
     @Override
     public void process(Object k, Context<TimeWindow> ctx, Iterable<Object[]> elements, Collector<Row> out) {
+        for (Object[] results : elements) {
+            out.collect(row(k, ctx.window().start(), ctx.window().end(), results));
+        }
+    }
+
+    /** The output row of the window {@code [start, end)} of key {@code k} with the aggregate {@code results}. */
+    Row row(Object k, long start, long end, Object[] results) {
         if (builder == null) {
             builder = Row.builder(outType);
         }
-        for (Object[] results : elements) {
-            for (int i = 0; i < layout.length; i++) {
-                int code = layout[i];
-                Object v;
-                if (code == WINDOW_START) {
-                    v = ctx.window().start();
-                } else if (code == WINDOW_END) {
-                    v = ctx.window().end();
-                } else if (code < keys) {
-                    v = key.component(k, code);
-                } else {
-                    v = results[code - keys];
-                }
-                RowProjector.set(builder, i, v, outType);
+        for (int i = 0; i < layout.length; i++) {
+            int code = layout[i];
+            Object v;
+            if (code == WINDOW_START) {
+                v = start;
+            } else if (code == WINDOW_END) {
+                v = end;
+            } else if (code == WINDOW_TIME) {
+                v = end - 1;
+            } else if (code < keys) {
+                v = key.component(k, code);
+            } else {
+                v = results[code - keys];
             }
-            out.collect(builder.build());
+            RowProjector.set(builder, i, v, outType);
         }
+        return builder.build();
     }
 }
