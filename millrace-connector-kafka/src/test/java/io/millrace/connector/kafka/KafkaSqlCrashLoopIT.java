@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -52,20 +51,10 @@ class KafkaSqlCrashLoopIT {
             }
         }
         String brokers = KafkaTestData.broker().bootstrapServers();
-        // a SQL job takes a second or two to plan and start: each run lives 6 to 10 s, long enough to checkpoint
-        Random random = new Random(44);
-        int killed = 0;
-        while (killed < KILLS) {
-            Process job = CrashLoop.start(dir, KafkaSqlCopyJob.class, List.of(), brokers, in, out);
-            if (job.waitFor(6000 + random.nextInt(4000), TimeUnit.MILLISECONDS)) {
-                assertThat(job.exitValue()).as("job exited early with its own error, see %s", dir.resolve("job.log")).isZero();
-                break;
-            }
-            job.destroyForcibly(); // SIGKILL
-            assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            killed++;
-        }
-        assertThat(killed).as("kills before the job could finish").isEqualTo(KILLS);
+        // a SQL job takes a second or two to plan and start: each run is killed only once it has completed a checkpoint
+        // of its own, at a random moment up to 1.5 s later
+        CrashLoop.killAfterEachCheckpoint(dir.resolve("checkpoints").resolve("checkpoints"), KILLS, 44, 1_500,
+                () -> CrashLoop.start(dir, KafkaSqlCopyJob.class, List.of(), brokers, in, out));
         int beforeLast = KafkaTestData.readCommitted(out).values().stream().mapToInt(List::size).sum();
         assertThat(beforeLast).as("lines committed by the killed runs: they checkpointed, and the kills fell mid-stream").isBetween(1, RECORDS - 1);
         Process last = CrashLoop.start(dir, KafkaSqlCopyJob.class, List.of(), brokers, in, out);

@@ -64,6 +64,53 @@ public final class CrashLoop {
         assertThat(killed).as("kills before the job could finish").isEqualTo(kills);
     }
 
+    /**
+     * Starts a job with {@code starter} and kills it with SIGKILL once that run has completed a checkpoint of its own (a
+     * {@code chk-<id>} directory with {@code _metadata} in {@code checkpoints}, newer than any before the run started),
+     * at a random moment up to {@code maxExtraMillis} later; {@code kills} times. For jobs that plan or connect for a
+     * while before they process anything (SQL jobs, sources that snapshot first), so that every kill cuts into the
+     * stream. Fails if a run ends by itself or takes over 90 s to checkpoint. Does not start the last run.
+     */
+    public static void killAfterEachCheckpoint(Path checkpoints, int kills, long seed, int maxExtraMillis,
+            java.util.concurrent.Callable<Process> starter) throws Exception {
+        Random random = new Random(seed);
+        for (int kill = 0; kill < kills; kill++) {
+            long before = newestCheckpoint(checkpoints);
+            Process job = starter.call();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (newestCheckpoint(checkpoints) <= before) {
+                if (job.waitFor(20, TimeUnit.MILLISECONDS)) {
+                    throw new AssertionError("the job ended (exit " + job.exitValue() + ") after " + kill
+                            + " kills, before it could be killed again: give it more input");
+                }
+                assertThat(System.nanoTime()).as("run %d completes a checkpoint within 90 s", kill).isLessThan(deadline);
+            }
+            if (job.waitFor(random.nextInt(maxExtraMillis + 1), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("the job ended (exit " + job.exitValue() + ") after " + kill + " kills: give it more input");
+            }
+            job.destroyForcibly(); // SIGKILL
+            assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /**
+     * The id of the newest complete checkpoint in {@code checkpoints} (the directory holding the {@code chk-<id>}
+     * directories), or -1. A job deletes older checkpoints meanwhile, so a directory listed may be gone when looked into.
+     */
+    public static long newestCheckpoint(Path checkpoints) throws java.io.IOException {
+        long newest = -1;
+        if (java.nio.file.Files.isDirectory(checkpoints)) {
+            try (var chk = java.nio.file.Files.newDirectoryStream(checkpoints, "chk-*")) {
+                for (Path p : chk) {
+                    if (java.nio.file.Files.exists(p.resolve("_metadata"))) {
+                        newest = Math.max(newest, Long.parseLong(p.getFileName().toString().substring(4)));
+                    }
+                }
+            }
+        }
+        return newest;
+    }
+
     /** Kills the job {@code kills} times (or fewer if it finishes first, which fails), then checks its output. */
     public void run(int kills, long seed, long events, double rate, long slowMicros) throws Exception {
         killRepeatedly(dir, kills, seed, () -> start(events, rate, slowMicros));

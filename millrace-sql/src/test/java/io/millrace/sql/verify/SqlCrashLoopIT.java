@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,27 +32,10 @@ class SqlCrashLoopIT {
 
     @Test
     void whenKilledTwentyTimes_thenEveryWindowIsCommittedExactlyOnce() throws Exception {
-        Random random = new Random(0x5C1L);
-        for (int kill = 0; kill < KILLS; kill++) {
-            long before = newestCheckpoint();
-            Process job = CrashLoop.start(dir, SqlCrashLoopJob.class, List.of(), Long.toString(ROWS));
-            // a SQL job plans its statements before it runs: kill it only once this run has completed a checkpoint of
-            // its own, at a random moment up to 1.2 s later, so that every kill cuts into the stream, not the start
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (newestCheckpoint() <= before) {
-                if (job.waitFor(20, TimeUnit.MILLISECONDS)) {
-                    throw new AssertionError("the job ended (exit " + job.exitValue() + ") after " + kill
-                            + " kills, before it could be killed again: give it more rows, see " + dir.resolve("job.log"));
-                }
-                assertThat(System.nanoTime()).as("run %d completes a checkpoint within 90 s, see %s", kill, dir.resolve("job.log"))
-                        .isLessThan(deadline);
-            }
-            if (job.waitFor(random.nextInt(1_200), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("the job finished after " + kill + " kills: give it more rows");
-            }
-            job.destroyForcibly();
-            assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        }
+        // a SQL job plans its statements before it runs: each run is killed only once it has completed a checkpoint
+        // of its own, at a random moment up to 1.2 s later, so that every kill cuts into the stream, not the start
+        CrashLoop.killAfterEachCheckpoint(dir.resolve("checkpoints").resolve("checkpoints"), KILLS, 0x5C1L, 1_200,
+                () -> CrashLoop.start(dir, SqlCrashLoopJob.class, List.of(), Long.toString(ROWS)));
         assertThat(lines()).as("windows committed while the job was being killed: it resumed mid-stream").isNotEmpty();
 
         Process last = CrashLoop.start(dir, SqlCrashLoopJob.class, List.of(), Long.toString(ROWS));
@@ -69,25 +51,6 @@ class SqlCrashLoopIT {
             assertThat(previous).as("window %s committed twice", window).isNull();
         }
         assertThat(committed).isEqualTo(expected());
-    }
-
-    /**
-     * The id of the newest complete checkpoint (a {@code chk-<id>} directory with its {@code _metadata}), or -1. The job
-     * deletes older checkpoints meanwhile, so a directory listed may be gone when it is looked into.
-     */
-    private long newestCheckpoint() throws Exception {
-        Path root = dir.resolve("checkpoints").resolve("checkpoints");
-        long newest = -1;
-        if (Files.isDirectory(root)) {
-            try (var chk = Files.newDirectoryStream(root, "chk-*")) {
-                for (Path p : chk) {
-                    if (Files.exists(p.resolve("_metadata"))) {
-                        newest = Math.max(newest, Long.parseLong(p.getFileName().toString().substring(4)));
-                    }
-                }
-            }
-        }
-        return newest;
     }
 
     private List<String> lines() throws Exception {
